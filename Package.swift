@@ -1,0 +1,96 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Ferry: a local-first sync kernel, its reference server, its CLI and its domain plugins.
+///
+/// `Plugins/` holds Ferry's *domain* plugins (ordinary library targets such as
+/// `RecipesPlugin`), not SwiftPM package plugins.
+let package = Package(
+    name: "Ferry",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "ferry", targets: ["ferry"]),
+        .library(name: "SyncKernel", targets: ["SyncKernel"]),
+        .library(name: "SyncKernelTesting", targets: ["SyncKernelTesting"]),
+        .library(name: "FerryServer", targets: ["FerryServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "SyncKernel",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(name: "SyncKernelTesting", dependencies: ["SyncKernel"]),
+        .target(
+            name: "FerryServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FerryCLI",
+            dependencies: [
+                "SyncKernel",
+                "FerryServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ] + domainPlugins.map { .target(name: "\($0)Plugin") }
+        ),
+        .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
+        .testTarget(
+            name: "SyncKernelTests",
+            dependencies: [
+                "SyncKernel", "SyncKernelTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "FerryServerTests",
+            dependencies: [
+                "FerryServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "FerryCLITests",
+            dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer"]
+        ),
+    ] + domainPlugins.flatMap(domainPluginTargets)
+)
+
+/// The domain plugins that ship with Ferry; each lives in `Plugins/<Name>`.
+var domainPlugins: [String] { [] }
+
+/// Declares a domain plugin's library target and its test target.
+func domainPluginTargets(_ name: String) -> [Target] {
+    [
+        .target(name: "\(name)Plugin", dependencies: ["SyncKernel"], path: "Plugins/\(name)/Sources"),
+        .testTarget(
+            name: "\(name)PluginTests",
+            dependencies: [.target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer"],
+            path: "Plugins/\(name)/Tests"
+        ),
+    ]
+}
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}
