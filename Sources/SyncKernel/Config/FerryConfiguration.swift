@@ -1,0 +1,105 @@
+import Foundation
+import Yams
+
+/// A loaded and validated `config.yaml`.
+public struct FerryConfiguration: Sendable {
+    /// The file it came from, for messages.
+    public let file: String
+    public var kernel: KernelSettings
+    /// Each plugin's section: the kernel's keys, and the rest for the plugin to decode.
+    public var plugins: [String: PluginSection]
+
+    /// One plugin's section of `config.yaml`.
+    public struct PluginSection: Sendable {
+        public var kernel: PluginKernelSettings
+        /// The plugin's own keys, decoded by `decodeSettings`.
+        let settings: FrozenNode
+        let path: [String]
+    }
+
+    /// A parsed YAML node that nobody mutates after parsing, shared across tasks.
+    struct FrozenNode: @unchecked Sendable {
+        let node: Node
+    }
+
+    /// The folder that relative paths in the file are relative to.
+    public var baseDirectory: URL {
+        URL(fileURLWithPath: file).deletingLastPathComponent()
+    }
+
+    /// The data folder, absolute.
+    public var dataDirectory: URL {
+        let dir = kernel.dataDir
+        return dir.hasPrefix("/") ? URL(fileURLWithPath: dir) : baseDirectory.appendingPathComponent(dir)
+    }
+
+    /// Reads and validates the configuration at `path`.
+    public static func load(path: String, yaml: SafeYAML = SafeYAML()) throws -> FerryConfiguration {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw FerryError(
+                .configuration,
+                "no configuration at \(path); run from the folder with config.yaml, pass --config PATH or set FERRY_CONFIG")
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw FerryError(.configuration, "cannot read \(path): it is not a readable UTF-8 text file", underlying: error)
+        }
+        return try parse(text, file: path, yaml: yaml)
+    }
+
+    /// Parses configuration text; `file` names it in messages.
+    public static func parse(_ text: String, file: String, yaml: SafeYAML = SafeYAML()) throws -> FerryConfiguration {
+        let root = try yaml.parse(text, file: file)
+        guard case .mapping(let mapping) = root else {
+            throw FerryError(.configuration, "\(file): the top level must be a mapping of keys (data_dir:, server:, plugins:)")
+        }
+        let decoder = StrictDecoder(file: file)
+        var kernelPairs: [(Node, Node)] = []
+        var pluginsNode: Node?
+        for (key, value) in mapping {
+            if key.scalar?.string == "plugins" { pluginsNode = value } else { kernelPairs.append((key, value)) }
+        }
+        let kernel = try decoder.decode(KernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: [])
+        var plugins: [String: PluginSection] = [:]
+        if let pluginsNode, pluginsNode.scalar?.string.isEmpty != true {
+            guard case .mapping(let sections) = pluginsNode else {
+                throw FerryError(.configuration, "\(file)\(pluginsNode.mark.map { ":\($0.line)" } ?? ""): plugins must be a mapping of plugin names to their settings")
+            }
+            for (key, value) in sections {
+                let name = key.scalar?.string ?? "?"
+                plugins[name] = try section(value, name: name, decoder: decoder)
+            }
+        }
+        return FerryConfiguration(file: file, kernel: kernel, plugins: plugins)
+    }
+
+    private static func section(_ node: Node, name: String, decoder: StrictDecoder) throws -> PluginSection {
+        let path = ["plugins", name]
+        var kernelPairs: [(Node, Node)] = []
+        var pluginPairs: [(Node, Node)] = []
+        if case .mapping(let mapping) = node {
+            for (key, value) in mapping {
+                if PluginKernelSettings.keys.contains(key.scalar?.string ?? "") {
+                    kernelPairs.append((key, value))
+                } else {
+                    pluginPairs.append((key, value))
+                }
+            }
+        } else if node.scalar.map({ !$0.string.isEmpty && $0.string != "~" }) == true {
+            throw FerryError(.configuration, "\(decoder.file)\(node.mark.map { ":\($0.line)" } ?? ""): plugins.\(name) must be a mapping (enabled: true, ...)")
+        }
+        let kernel = try decoder.decode(PluginKernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: path)
+        return PluginSection(kernel: kernel, settings: FrozenNode(node: .mapping(Node.Mapping(pluginPairs))), path: path)
+    }
+
+    /// Decodes a plugin's own keys into its settings type, refusing unknown keys.
+    public func decodeSettings<Settings: Codable>(_ type: Settings.Type, plugin: String) throws -> Settings {
+        let section = plugins[plugin]
+        return try StrictDecoder(file: file).decode(
+            Settings.self,
+            from: section?.settings.node ?? .mapping(Node.Mapping([])),
+            at: section?.path ?? ["plugins", plugin])
+    }
+}

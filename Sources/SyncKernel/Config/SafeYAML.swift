@@ -1,0 +1,113 @@
+import Foundation
+import Yams
+
+/// Reads YAML without the classic hazards: a size cap, no alias expansion blow-up
+/// (a node and depth budget over the composed tree), `${ENV}` interpolation in
+/// scalar values only, and errors that give line and column but never quote the file.
+public struct SafeYAML: Sendable {
+    public var maxBytes: Int = 1 << 20
+    public var maxNodes: Int = 100_000
+    public var maxDepth: Int = 64
+    /// Looks up environment variables for `${NAME}` and `${NAME:-default}`.
+    public var environment: @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] }
+
+    public init() {}
+
+    /// Parses `text` (from `file`, for messages) into a node tree with variables substituted.
+    public func parse(_ text: String, file: String) throws -> Node {
+        guard text.utf8.count <= maxBytes else {
+            throw FerryError(
+                .configuration,
+                "\(file) is \(text.utf8.count) bytes; a configuration file may be at most \(maxBytes) bytes")
+        }
+        let composed: Node?
+        do {
+            composed = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw FerryError(.configuration, "\(file): \(Self.location(of: error)) is not valid YAML; check indentation and quoting there")
+        } catch {
+            throw FerryError(.configuration, "\(file) is not valid YAML")
+        }
+        guard let root = composed else { return Node.mapping(Node.Mapping([])) }
+        var budget = maxNodes
+        return try rebuild(root, path: [], depth: 0, budget: &budget, file: file)
+    }
+
+    private func rebuild(_ node: Node, path: [String], depth: Int, budget: inout Int, file: String) throws -> Node {
+        budget -= 1
+        guard budget >= 0, depth <= maxDepth else {
+            throw FerryError(
+                .configuration,
+                "\(file) is too large or too deeply nested once aliases are expanded (at \(KeyPath.render(path))); a configuration needs at most \(maxNodes) values and \(maxDepth) levels"
+            )
+        }
+        switch node {
+        case .scalar(var scalar):
+            if scalar.string.contains("${") {
+                scalar.string = try interpolate(scalar.string, path: path, file: file, line: node.mark?.line)
+            }
+            return .scalar(scalar)
+        case .mapping(let mapping):
+            var pairs: [(Node, Node)] = []
+            for (key, value) in mapping {
+                let name = key.scalar?.string ?? "?"
+                pairs.append((key, try rebuild(value, path: path + [name], depth: depth + 1, budget: &budget, file: file)))
+            }
+            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            var items: [Node] = []
+            for (index, item) in sequence.enumerated() {
+                items.append(try rebuild(item, path: path + ["[\(index)]"], depth: depth + 1, budget: &budget, file: file))
+            }
+            return .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark))
+        case .alias:
+            throw FerryError(.configuration, "\(file): \(KeyPath.render(path)) uses a YAML alias; write the value out instead")
+        }
+    }
+
+    private func interpolate(_ text: String, path: [String], file: String, line: Int?) throws -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                throw FerryError(.configuration, "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) has an unclosed ${; write ${NAME} or ${NAME:-default}")
+            }
+            let expression = rest[start.upperBound..<end]
+            let parts = expression.split(separator: ":-", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            if let value = environment(name), !(parts.count == 2 && value.isEmpty) {
+                result += value
+            } else if parts.count == 2 {
+                result += parts[1]
+            } else {
+                throw FerryError(
+                    .configuration,
+                    "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) uses ${\(name)}, which is not set; export \(name) or write ${\(name):-default}"
+                )
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
+    static func location(of error: YamlError) -> String {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return "line \(mark.line), column \(mark.column)"
+        default:
+            return "the file"
+        }
+    }
+}
+
+/// Renders a key path the way a person would write it: `plugins.recipes.retry.max_attempts`.
+public enum KeyPath {
+    public static func render(_ path: [String]) -> String {
+        path.isEmpty ? "the top level" : path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    }
+
+    public static func render(_ path: [any CodingKey]) -> String {
+        render(path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue })
+    }
+}

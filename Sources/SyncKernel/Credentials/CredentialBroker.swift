@@ -1,0 +1,23 @@
+import Synchronization
+
+/// The credential provider every transport holds: it forwards to whichever plugin
+/// offers credentials once plugins are built, and answers "nobody" before that.
+final class CredentialBroker: CredentialProvider {
+    private let provider = Mutex<(any CredentialProvider)?>(nil)
+
+    func install(_ newValue: (any CredentialProvider)?) {
+        provider.withLock { $0 = newValue }
+    }
+
+    private var current: (any CredentialProvider)? { provider.withLock { $0 } }
+
+    func accessToken() async -> String? { await current?.accessToken() }
+
+    func refreshAccessToken(rejected: String) async -> String? {
+        await current?.refreshAccessToken(rejected: rejected)
+    }
+
+    func account() async -> String? { await current?.account() }
+
+    func actingAs() async -> String? { await current?.actingAs() }
+}

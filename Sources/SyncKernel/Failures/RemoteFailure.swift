@@ -1,0 +1,61 @@
+import Foundation
+
+/// A remote answered with a status that is not a success.
+///
+/// Handlers throw it (the transport does it for them) and the kernel classifies it.
+public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
+    public let status: Int
+    /// Response headers, lower-cased names.
+    public let headers: [String: String]
+    public let body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The remote's own reason: the `message` of Ferry's error shape, or a short excerpt of the body.
+    public var reason: String {
+        if let shape = try? JSONDecoder().decode(ErrorShape.self, from: body) {
+            return "\(status) \(shape.error.code): \(shape.error.message)"
+        }
+        if let tmdb = try? JSONDecoder().decode(TMDBShape.self, from: body) {
+            return "\(status): \(tmdb.status_message)"
+        }
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(text)"
+    }
+
+    /// The `details.current` entity a 409 or 412 carries, if any.
+    public var currentEntity: Data? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let error = object["error"] as? [String: Any],
+            let details = error["details"] as? [String: Any],
+            let current = details["current"]
+        else { return nil }
+        return try? JSONSerialization.data(withJSONObject: current, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    public var description: String { reason }
+
+    private struct ErrorShape: Decodable {
+        struct Inner: Decodable {
+            let code: String
+            let message: String
+        }
+        let error: Inner
+    }
+
+    private struct TMDBShape: Decodable {
+        let status_message: String
+    }
+}
+
+/// The request never got an answer: no route, DNS, refused, reset, timed out, cut TLS.
+public struct TransportFailure: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

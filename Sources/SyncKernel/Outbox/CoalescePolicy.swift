@@ -1,0 +1,46 @@
+/// How a new operation folds into an unsent one of the same kind on the same entity.
+public enum CoalesceMode: String, Codable, Sendable, CaseIterable {
+    /// Every operation is sent.
+    case keepAll = "keep_all"
+    /// The newer payload replaces the unsent one.
+    case replace
+    /// The payloads are JSON objects merged key by key (a JSON merge patch).
+    case merge
+}
+
+/// The coalescing rules of one operation kind.
+public struct CoalescePolicy: Sendable, Equatable {
+    /// What happens with an unsent operation of the same kind.
+    public var mode: CoalesceMode
+    /// Kinds that this kind cancels: an unsent `save` and a new `unsave` leave nothing.
+    public var cancels: Set<String>
+    /// Kinds that this kind makes pointless: an unsent `update` before a `delete` is dropped.
+    public var supersedes: Set<String>
+
+    public init(mode: CoalesceMode = .keepAll, cancels: Set<String> = [], supersedes: Set<String> = []) {
+        self.mode = mode
+        self.cancels = cancels
+        self.supersedes = supersedes
+    }
+
+    /// What to do with the latest unsent operation (of kind `previousKind`) when an operation of `newKind` arrives.
+    public func decision(previousKind: String, newKind: String) -> CoalesceDecision {
+        if cancels.contains(previousKind) { return .cancelBoth }
+        if supersedes.contains(previousKind) { return .dropPrevious }
+        guard previousKind == newKind else { return .append }
+        switch mode {
+        case .keepAll: return .append
+        case .replace: return .replacePayload
+        case .merge: return .mergePayload
+        }
+    }
+}
+
+/// The outcome of comparing a new operation with the latest unsent one on its entity.
+public enum CoalesceDecision: Sendable, Equatable {
+    case append
+    case replacePayload
+    case mergePayload
+    case dropPrevious
+    case cancelBoth
+}

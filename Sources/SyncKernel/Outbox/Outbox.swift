@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// The durable queue of writes waiting for a remote.
+///
+/// Every method runs inside a transaction the caller opened, so a plugin's local
+/// write and the operation that carries it commit together.
+public struct Outbox: Sendable {
+    public let policies: PolicyBook
+
+    public init(policies: PolicyBook) {
+        self.policies = policies
+    }
+
+    /// Adds `operation`, coalescing it with the latest unsent operation on the same entity
+    /// as the kind's policy says.
+    @discardableResult
+    public func enqueue(
+        _ operation: NewOperation,
+        account: String? = nil,
+        now: Date,
+        in db: Database
+    ) throws -> EnqueueResult {
+        let policy = policies.policy(plugin: operation.plugin, kind: operation.kind)
+        if let last = try OutboxQueries.latest(plugin: operation.plugin, entity: operation.entity, in: db),
+            last.isCoalescible, last.account == account
+        {
+            switch policy.coalesce.decision(previousKind: last.kind, newKind: operation.kind) {
+            case .append:
+                break
+            case .replacePayload:
+                try OutboxQueries.setPayload(operation.payload, of: last.sequence, in: db)
+                return .coalesced(last.id)
+            case .mergePayload:
+                let merged = try JSONMergePatch.apply(operation.payload, to: last.payload)
+                try OutboxQueries.setPayload(merged, of: last.sequence, in: db)
+                return .coalesced(last.id)
+            case .dropPrevious:
+                try OutboxQueries.delete(last.sequence, in: db)
+            case .cancelBoth:
+                try OutboxQueries.delete(last.sequence, in: db)
+                return .cancelled
+            }
+        }
+        let id = UUID()
+        let behindAnother = try OutboxQueries.hasOperations(plugin: operation.plugin, entity: operation.entity, in: db)
+        try OutboxQueries.insert(
+            operation,
+            id: id,
+            state: behindAnother ? .queued : .pending,
+            requiresUnmetered: policy.requirement == .unmetered,
+            account: account,
+            now: now,
+            in: db
+        )
+        return .inserted(id)
+    }
+}
+
+extension QueuedOperation {
+    /// Never handed to the transport and not settled: safe to fold a newer write into.
+    var isCoalescible: Bool {
+        !dispatched && (state == .pending || state == .queued)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// One write waiting to reach a remote: a row of the outbox.
+///
+/// The `id` doubles as the `Idempotency-Key` sent with the request, so a resend after
+/// a crash is recognised by the remote as the same write.
+public struct QueuedOperation: Sendable, Hashable, Identifiable {
+    /// Insertion order; operations on one entity go out in this order.
+    public var sequence: Int64
+    public var id: UUID
+    public var plugin: String
+    public var kind: String
+    /// The entity this operation changes; operations on one entity go out in order.
+    public var entity: String
+    /// The operation's JSON payload, as the plugin encoded it.
+    public var payload: Data
+    /// The entity as the plugin last knew it from the remote, for merges.
+    public var base: Data?
+    public var createdAt: Date
+    /// Attempts that reached the remote and failed; offline tries are not counted.
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    public var state: OperationState
+    public var leaseOwner: String?
+    public var leaseUntil: Date?
+    public var lastError: String?
+    /// True once the operation has been handed to the transport: it can no longer be coalesced.
+    public var dispatched: Bool
+    /// Send without a precondition: set when a conflict was resolved in favour of this write.
+    public var force: Bool
+    /// The operation waits for an unmetered network.
+    public var requiresUnmetered: Bool
+    /// The account the operation was queued under, if a credential provider knows one.
+    public var account: String?
+
+    /// Decodes the payload as `T`.
+    public func decodePayload<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try JSONDecoder.ferry.decode(T.self, from: payload)
+        } catch {
+            throw FerryError(
+                .plugin,
+                "operation \(id) (\(plugin).\(kind)) has a payload that does not decode as \(T.self): \(error)",
+                underlying: error
+            )
+        }
+    }
+}
+
+extension QueuedOperation: FetchableRecord {
+    public init(row: Row) throws {
+        sequence = row["seq"]
+        id = UUID(uuidString: row["id"]) ?? UUID()
+        plugin = row["plugin"]
+        kind = row["kind"]
+        entity = row["entity"]
+        payload = row["payload"]
+        base = row["base"]
+        createdAt = Date(timeIntervalSince1970: row["created_at"])
+        attempts = row["attempts"]
+        nextAttemptAt = Date(timeIntervalSince1970: row["next_attempt_at"])
+        state = OperationState(rawValue: row["state"]) ?? .dead
+        leaseOwner = row["lease_owner"]
+        leaseUntil = (row["lease_until"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastError = row["last_error"]
+        dispatched = row["dispatched"]
+        force = row["force"]
+        requiresUnmetered = row["requires_unmetered"]
+        account = row["account"]
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder the kernel uses for payloads and remote bodies: snake_case keys, ISO-8601 dates.
+    public static var ferry: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder the kernel uses for payloads and request bodies: snake_case keys, ISO-8601 dates.
+    public static var ferry: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+/// What a successful send tells the kernel.
+public struct SendOutcome: Sendable {
+    /// The id the remote gave an entity created with a local id; the kernel remaps it.
+    public var remoteID: String?
+    /// Local changes to commit with the acknowledgement (e.g. the remote's new version).
+    public var apply: (@Sendable (Database) throws -> Void)?
+
+    public init(remoteID: String? = nil, apply: (@Sendable (Database) throws -> Void)? = nil) {
+        self.remoteID = remoteID
+        self.apply = apply
+    }
+
+    /// Delivered; nothing else to record.
+    public static let delivered = SendOutcome()
+}
+
+/// What a pull did, for the runner's summary.
+public struct PullSummary: Sendable, Equatable {
+    public var upserted: Int
+    public var deleted: Int
+    /// Rows kept as they are locally because writes to them are still pending.
+    public var rebased: Int
+
+    public init(upserted: Int = 0, deleted: Int = 0, rebased: Int = 0) {
+        self.upserted = upserted
+        self.deleted = deleted
+        self.rebased = rebased
+    }
+
+    public static func + (lhs: PullSummary, rhs: PullSummary) -> PullSummary {
+        PullSummary(
+            upserted: lhs.upserted + rhs.upserted, deleted: lhs.deleted + rhs.deleted,
+            rebased: lhs.rebased + rhs.rebased)
+    }
+}

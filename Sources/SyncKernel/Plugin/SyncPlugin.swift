@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// A domain plugin: its tables, its operations and how each reaches the remote,
+/// an optional pull, and what it does when the remote disagrees.
+///
+/// Only `name`, `operations`, `init(settings:context:)` and `send` are required;
+/// every other hook has a default.
+///
+/// ```swift
+/// struct NotesPlugin: SyncPlugin {
+///     static let name = "notes"
+///     static let operations = ["put": OperationPolicy(coalesce: .init(mode: .replace))]
+///     init(settings: EmptySettings, context: PluginContext) { ... }
+///     func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome { ... }
+/// }
+/// ```
+public protocol SyncPlugin: Sendable {
+    /// The plugin's settings, decoded from its section of `config.yaml`.
+    associatedtype Settings: Codable & Sendable = EmptySettings
+
+    /// The plugin's key in `config.yaml` and the prefix of its tables.
+    static var name: String { get }
+    /// One line for `ferry --help` and `ferry status`.
+    static var summary: String { get }
+    /// Every operation kind the plugin sends, with its default policy; `config.yaml` may override them.
+    static var operations: [String: OperationPolicy] { get }
+    /// The plugin's schema steps, ids prefixed with the plugin's name.
+    static var migrations: [StoreMigration] { get }
+
+    /// Builds the plugin from its settings.
+    init(settings: Settings, context: PluginContext) throws
+
+    /// Sends one operation to the remote; throws `RemoteFailure` or `TransportFailure` on failure.
+    func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome
+
+    /// Pulls remote changes into the plugin's tables. Default: nothing to pull.
+    func pull(_ context: PullContext) async throws -> PullSummary
+
+    /// Rewrites the plugin's rows after the remote gave a local entity its id.
+    func remap(localID: String, to remoteID: String, in db: Database) throws
+
+    /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
+    func adoptRemote(_ conflict: ConflictReport, in db: Database) throws
+
+    /// Merges a conflicting write for the `merge` policy. Default: not supported.
+    func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data
+
+    /// When the remote entity of a conflict was last written, for `last_write_wins`.
+    /// Default: its `updated_at` field.
+    func remoteUpdatedAt(_ remote: Data) -> Date?
+
+    /// What signing out would remove from this plugin's local data, for the confirmation prompt.
+    func localDataAtRisk(in db: Database) throws -> String?
+}
+
+/// Settings of a plugin that has none.
+public struct EmptySettings: Codable, Sendable {
+    public init() {}
+}
+
+extension SyncPlugin {
+    public static var summary: String { "" }
+    public static var migrations: [StoreMigration] { [] }
+
+    public func pull(_ context: PullContext) async throws -> PullSummary { PullSummary() }
+
+    public func remap(localID: String, to remoteID: String, in db: Database) throws {}
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}
+
+    public func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data {
+        throw FerryError(
+            .plugin,
+            "\(Self.name).\(kind) uses the merge conflict policy but the plugin has no merge; choose another policy in config.yaml"
+        )
+    }
+
+    public func remoteUpdatedAt(_ remote: Data) -> Date? {
+        guard let object = try? JSONSerialization.jsonObject(with: remote) as? [String: Any],
+            let text = object["updated_at"] as? String
+        else { return nil }
+        return ISO8601DateFormatter.ferry.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+
+    public func localDataAtRisk(in db: Database) throws -> String? { nil }
+}
+
+extension ISO8601DateFormatter {
+    /// ISO-8601 with fractional seconds, as the kernel writes timestamps.
+    public static var ferry: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// The one SQLite database of a runner: it owns the connection, migrates on open
+/// (kernel steps first, then each plugin's), and is shared safely by several
+/// processes (WAL, busy timeout).
+public final class FerryStore: Sendable {
+    /// The database connection (a pool for a file, a queue in memory).
+    public let writer: any DatabaseWriter
+    /// Where the database lives, or nil in memory.
+    public let path: String?
+
+    private init(writer: any DatabaseWriter, path: String?) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the store at `path` and applies every migration not yet applied.
+    public static func open(
+        at path: String,
+        durability: Durability = .normal,
+        migrations: [StoreMigration] = []
+    ) throws -> FerryStore {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FerryError(
+                    .storage,
+                    "cannot create the data folder \(directory): \(error.localizedDescription); check its permissions or set data_dir in config.yaml",
+                    underlying: error
+                )
+            }
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(durability))
+            let store = FerryStore(writer: pool, path: path)
+            try store.migrate(migrations)
+            return store
+        } catch let error as FerryError {
+            throw error
+        } catch {
+            throw StoreFailure.map(error, doing: "open the store at \(path)")
+        }
+    }
+
+    /// Creates a store in memory, for tests and previews.
+    public static func inMemory(migrations: [StoreMigration] = []) throws -> FerryStore {
+        let queue = try DatabaseQueue(configuration: configuration(.normal))
+        let store = FerryStore(writer: queue, path: nil)
+        try store.migrate(migrations)
+        return store
+    }
+
+    private static func configuration(_ durability: Durability) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            let mode = durability == .full ? "FULL" : "NORMAL"
+            try db.execute(sql: "PRAGMA synchronous = \(mode)")
+        }
+        return configuration
+    }
+
+    private func migrate(_ pluginMigrations: [StoreMigration]) throws {
+        var migrator = DatabaseMigrator()
+        for step in KernelMigrations.all + pluginMigrations {
+            migrator.registerMigration(step.id) { db in try step.migrate(db) }
+        }
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            throw StoreFailure.map(error, doing: "migrate the store")
+        }
+    }
+
+    /// Runs `updates` in one write transaction, mapping storage failures to `FerryError`.
+    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(updates)
+        } catch {
+            throw StoreFailure.map(error, doing: "write to the store")
+        }
+    }
+
+    /// Runs `value` in a read transaction, mapping storage failures to `FerryError`.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(value)
+        } catch {
+            throw StoreFailure.map(error, doing: "read the store")
+        }
+    }
+}

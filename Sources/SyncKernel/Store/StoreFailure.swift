@@ -1,0 +1,26 @@
+import GRDB
+
+/// Turns SQLite failures into errors a person can act on.
+enum StoreFailure {
+    static func map(_ error: any Error, doing action: String) -> any Error {
+        if error is FerryError || error is CancellationError { return error }
+        // Errors thrown by plugin code inside a transaction pass through untouched.
+        guard let database = error as? DatabaseError else { return error }
+        switch database.resultCode {
+        case .SQLITE_FULL, .SQLITE_IOERR:
+            return FerryError(
+                .storageUnavailable,
+                "could not \(action): the disk is full or failing (SQLite \(database.resultCode.rawValue)); nothing was lost, free some space and run the command again",
+                underlying: error
+            )
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return FerryError(
+                .storage,
+                "could not \(action): another process held the store for too long; try again",
+                underlying: error
+            )
+        default:
+            return FerryError(.storage, "could not \(action): \(database.message ?? "\(database.resultCode)")", underlying: error)
+        }
+    }
+}
