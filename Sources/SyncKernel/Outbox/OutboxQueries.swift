@@ -67,26 +67,54 @@ enum OutboxQueries {
         ).execute(arguments: [plugin, entity])
     }
 
-    /// Due operations whose requirements hold, oldest due first.
+    /// Due operations of `plugins` whose requirements hold, oldest due first.
+    /// With an `account`, operations queued under another account wait.
     static func due(
         now: Date,
         limit: Int,
-        heldPlugins: Set<String>,
+        plugins: Set<String>,
         unmeteredAvailable: Bool,
+        account: String?,
         in db: Database
     ) throws -> [QueuedOperation] {
-        var sql = "SELECT * FROM kernel_operations WHERE state = 'pending' AND next_attempt_at <= ?"
+        var sql = """
+            SELECT * FROM kernel_operations WHERE state = 'pending' AND next_attempt_at <= ?
+              AND plugin IN (\(databaseQuestionMarks(count: plugins.count)))
+            """
         var arguments: StatementArguments = [now.timeIntervalSince1970]
-        if !heldPlugins.isEmpty {
-            sql += " AND plugin NOT IN (\(databaseQuestionMarks(count: heldPlugins.count)))"
-            arguments += StatementArguments(heldPlugins.sorted())
-        }
+        arguments += StatementArguments(plugins.sorted())
         if !unmeteredAvailable {
             sql += " AND requires_unmetered = 0"
+        }
+        if let account {
+            sql += " AND (account IS NULL OR account = ?)"
+            arguments += [account]
         }
         sql += " ORDER BY next_attempt_at, seq LIMIT ?"
         arguments += [limit]
         return try QueuedOperation.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// Makes operations that wait for connectivity or a backoff due now.
+    static func cutWaits(now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE kernel_operations SET next_attempt_at = ?
+                WHERE state = 'pending' AND next_attempt_at > ? AND waiting_for IN ('connectivity', 'retry')
+                """,
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
+    }
+
+    /// Puts back in line the in-flight operations whose lease expired or whose owner died.
+    /// They keep their id, so the remote recognises a resend.
+    static func reclaim(now: Date, deadOwners: [String], in db: Database) throws {
+        var sql = "UPDATE kernel_operations SET state = 'pending', lease_owner = NULL, lease_until = NULL WHERE state = 'in_flight' AND (lease_until < ?"
+        var arguments: StatementArguments = [now.timeIntervalSince1970]
+        if !deadOwners.isEmpty {
+            sql += " OR lease_owner IN (\(databaseQuestionMarks(count: deadOwners.count)))"
+            arguments += StatementArguments(deadOwners)
+        }
+        try db.execute(sql: sql + ")", arguments: arguments)
     }
 
     static func lease(_ sequence: Int64, owner: String, until: Date, in db: Database) throws {
@@ -134,4 +162,39 @@ enum WaitingFor: String, Sendable {
     case connectivity
     case retry
     case login
+}
+
+extension OutboxQueries {
+    /// Sends an operation again under a new idempotency key (the remote refused the first,
+    /// so the key may not be replayed): forced, or with a merged payload.
+    static func resend(
+        _ sequence: Int64,
+        payload: Data? = nil,
+        base: Data? = nil,
+        force: Bool,
+        attempts: Int,
+        now: Date,
+        in db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE kernel_operations
+                SET id = ?, payload = COALESCE(?, payload), base = COALESCE(?, base), force = ?, attempts = ?,
+                    state = 'pending', next_attempt_at = ?, waiting_for = NULL, dispatched = 1,
+                    lease_owner = NULL, lease_until = NULL
+                WHERE seq = ?
+                """,
+            arguments: [
+                UUID().uuidString.lowercased(), payload, base, force, attempts, now.timeIntervalSince1970, sequence,
+            ])
+    }
+
+    static func operation(sequence: Int64, in db: Database) throws -> QueuedOperation? {
+        try QueuedOperation.fetchOne(db, sql: "SELECT * FROM kernel_operations WHERE seq = ?", arguments: [sequence])
+    }
+
+    static func operation(id: UUID, in db: Database) throws -> QueuedOperation? {
+        try QueuedOperation.fetchOne(
+            db, sql: "SELECT * FROM kernel_operations WHERE id = ?", arguments: [id.uuidString.lowercased()])
+    }
 }

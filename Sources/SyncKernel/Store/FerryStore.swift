@@ -84,6 +84,16 @@ public final class FerryStore: Sendable {
         }
     }
 
+    /// Runs `updates` in one write transaction, blocking the calling thread; for the few
+    /// places that must write after their task was cancelled.
+    public func writeBlocking(_ updates: (Database) throws -> Void) throws {
+        do {
+            try writer.write(updates)
+        } catch {
+            throw StoreFailure.map(error, doing: "write to the store")
+        }
+    }
+
     /// Runs `value` in a read transaction, mapping storage failures to `FerryError`.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         do {

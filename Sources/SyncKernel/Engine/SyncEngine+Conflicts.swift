@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension SyncEngine {
+    /// Applies the operation's conflict policy and records the conflict.
+    func resolveConflict(
+        _ operation: QueuedOperation,
+        status: Int,
+        reason: String,
+        remote: Data?,
+        policy: OperationPolicy,
+        plugin: any SyncPlugin,
+        now: Date
+    ) async throws {
+        let outcome: ConflictOutcome
+        do {
+            outcome = try ConflictOutcome.decide(policy.conflict, operation: operation, remote: remote, plugin: plugin)
+        } catch {
+            runtime.logger.warning("\(operation.plugin) \(operation.kind): merge failed (\(error)); keeping the conflict for a person")
+            outcome = .open
+        }
+        let report = ConflictReport(
+            operation: operation, policy: policy.conflict, status: status, remote: remote, reason: reason,
+            outcome: outcome.name, createdAt: now)
+        try await writeEvenIfCancelled { db in
+            try outcome.apply(to: operation, report: report, plugin: plugin, maxAttempts: policy.retry.maxAttempts, now: now, in: db)
+            try ConflictStore.insert(report, in: db)
+        }
+        summary.conflicts += 1
+        runtime.events.emit(.conflict(report))
+    }
+}
+
+extension FerryRuntime {
+    /// Settles an open conflict by hand: keep the local write (sent again without its
+    /// precondition) or the remote state (adopted, the operation retired).
+    public func resolveConflict(id: String, keepLocal: Bool) async throws -> ConflictReport {
+        let now = clock.now()
+        let registry = self.registry
+        let policies = outbox.policies
+        return try await store.write { db in
+            guard let report = try ConflictStore.find(id, in: db) else {
+                throw FerryError(.notFound, "no conflict \(id); `ferry conflicts list` shows them")
+            }
+            guard report.outcome == "open" else {
+                throw FerryError(.usage, "conflict \(report.id) was already settled (kept \(report.outcome))")
+            }
+            guard let operation = try OutboxQueries.operation(id: report.operationID, in: db),
+                let plugin = registry.plugin(named: report.plugin)
+            else {
+                throw FerryError(.notFound, "the operation of conflict \(report.id) is gone, or its plugin is disabled")
+            }
+            let outcome: ConflictOutcome = keepLocal ? .local : .remote
+            let maxAttempts = policies.policy(plugin: report.plugin, kind: report.kind).retry.maxAttempts
+            try outcome.apply(to: operation, report: report, plugin: plugin, maxAttempts: max(maxAttempts, operation.attempts + 2), now: now, in: db)
+            try ConflictStore.setOutcome(report.id, outcome.name, now: now, in: db)
+            var settled = report
+            settled.outcome = outcome.name
+            return settled
+        }
+    }
+}

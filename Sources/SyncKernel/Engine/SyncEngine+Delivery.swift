@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+
+extension SyncEngine {
+    /// Sends one leased operation and records the outcome.
+    func deliver(_ operation: QueuedOperation) async {
+        guard let plugin = runtime.registry.plugin(named: operation.plugin),
+            let transport = runtime.transport(for: operation.plugin)
+        else { return }
+        let context = SendContext(transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
+        do {
+            let outcome = try await plugin.send(operation, context: context)
+            try await acknowledge(operation, outcome: outcome, plugin: plugin)
+        } catch {
+            await recordFailure(error, of: operation, plugin: plugin)
+        }
+    }
+
+    private func acknowledge(_ operation: QueuedOperation, outcome: SendOutcome, plugin: any SyncPlugin) async throws {
+        let now = runtime.clock.now()
+        try await writeEvenIfCancelled { db in
+            try outcome.apply?(db)
+            try OutboxQueries.delete(operation.sequence, in: db)
+            if let remoteID = outcome.remoteID, remoteID != operation.entity {
+                try IDMappings.remap(
+                    plugin: operation.plugin, localID: operation.entity, remoteID: remoteID, now: now, in: db)
+                try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+            }
+        }
+        summary.sent += 1
+        runtime.events.emit(.sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id))
+    }
+
+    private func recordFailure(_ error: any Error, of operation: QueuedOperation, plugin: any SyncPlugin) async {
+        let now = runtime.clock.now()
+        if error is CancellationError || Task.isCancelled {
+            try? await writeEvenIfCancelled { db in
+                try OutboxQueries.reschedule(
+                    operation.sequence, at: now, attempts: operation.attempts, waitingFor: nil, error: nil, in: db)
+            }
+            return
+        }
+        let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
+        let failure = FailureClass.classify(error, now: now)
+        let action = RetryDecision.decide(
+            failure, attempts: operation.attempts, policy: policy.retry, now: now, unit: Double.random(in: 0..<1))
+        do {
+            try await apply(action, to: operation, policy: policy, plugin: plugin, now: now)
+        } catch {
+            runtime.logger.error("could not record the outcome of operation \(operation.id): \(error)")
+        }
+    }
+
+    private func apply(
+        _ action: RetryAction,
+        to operation: QueuedOperation,
+        policy: OperationPolicy,
+        plugin: any SyncPlugin,
+        now: Date
+    ) async throws {
+        let id = operation.id
+        switch action {
+        case .retry(let at, let attempts, let reason):
+            try await writeEvenIfCancelled { db in
+                try OutboxQueries.reschedule(operation.sequence, at: at, attempts: attempts, waitingFor: .retry, error: reason, in: db)
+            }
+            summary.retried += 1
+            runtime.events.emit(.retrying(plugin: operation.plugin, kind: operation.kind, operation: id, attempts: attempts, at: at, reason: reason))
+        case .waitForConnectivity(let recheckAt, let reason):
+            runtime.logger.debug("\(operation.plugin) \(operation.kind): no answer (\(reason)); waiting for connectivity")
+            await runtime.connectivity.reportUnreachable()
+            try await writeEvenIfCancelled { db in
+                try OutboxQueries.reschedule(
+                    operation.sequence, at: recheckAt, attempts: operation.attempts, waitingFor: .connectivity, error: reason, in: db)
+            }
+            runtime.events.emit(.waitingForConnectivity(plugin: operation.plugin, operation: id, reason: reason))
+        case .holdForLogin(let reason):
+            try await writeEvenIfCancelled { db in
+                try OutboxQueries.reschedule(
+                    operation.sequence, at: now, attempts: operation.attempts, waitingFor: .login, error: reason, in: db)
+                try PluginState.holdForLogin(operation.plugin, reason: reason, in: db)
+            }
+            runtime.events.emit(.needsLogin(plugin: operation.plugin, reason: reason))
+        case .deadLetter(let reason, let attempts):
+            try await writeEvenIfCancelled { db in
+                try OutboxQueries.settle(operation.sequence, as: .dead, attempts: attempts, error: reason, in: db)
+            }
+            summary.deadLettered += 1
+            runtime.logger.warning("\(operation.plugin) \(operation.kind) \(operation.entity) is a dead letter: \(reason)")
+            runtime.events.emit(.dead(plugin: operation.plugin, kind: operation.kind, operation: id, reason: reason))
+        case .resolveConflict(let status, let reason, let remote):
+            try await resolveConflict(
+                operation, status: status, reason: reason, remote: remote, policy: policy, plugin: plugin, now: now)
+        }
+    }
+
+    /// Writes even when the task was cancelled, so that shutting down never loses an outcome.
+    func writeEvenIfCancelled(_ updates: @escaping @Sendable (Database) throws -> Void) async throws {
+        if Task.isCancelled {
+            try runtime.store.writeBlocking(updates)
+        } else {
+            try await runtime.store.write(updates)
+        }
+    }
+
+    /// Pulls one plugin; offline failures are quiet, others are reported.
+    func pull(_ plugin: any SyncPlugin) async {
+        let name = type(of: plugin).name
+        guard let transport = runtime.transport(for: name) else { return }
+        let context = PullContext(plugin: name, transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
+        do {
+            let result = try await plugin.pull(context)
+            let now = runtime.clock.now()
+            try await runtime.store.write { db in try PluginState.recordSync(name, at: now, in: db) }
+            summary.pulls[name] = result
+            runtime.events.emit(.pulled(plugin: name, summary: result))
+        } catch {
+            switch FailureClass.classify(error, now: runtime.clock.now()) {
+            case .offline(let reason):
+                runtime.logger.debug("\(name): pull skipped, no answer (\(reason))")
+                await runtime.connectivity.reportUnreachable()
+            case .unauthorized(let reason):
+                try? await runtime.store.write { db in try PluginState.holdForLogin(name, reason: reason, in: db) }
+                runtime.events.emit(.needsLogin(plugin: name, reason: reason))
+            case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _):
+                summary.pullFailures[name] = reason
+                runtime.logger.warning("\(name): pull failed: \(reason)")
+                runtime.events.emit(.pullFailed(plugin: name, reason: reason))
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Decides what runs next: due operations (in order per entity, concurrently across
+/// entities), scheduled pulls, and sleeps until the next due time.
+public actor SyncEngine: Service {
+    let runtime: FerryRuntime
+    let owner: LeaseOwner
+    var summary = RunSummary()
+    var lastConnectivity: ConnectivityState?
+    var nextPull: [String: Date] = [:]
+    private let stopping = StopFlag()
+
+    public init(runtime: FerryRuntime, owner: LeaseOwner = .current) {
+        self.runtime = runtime
+        self.owner = owner
+    }
+
+    /// Does everything that can be done now, once: sends due operations until none is
+    /// left, pulls every plugin, and returns what happened.
+    public func runOnce() async throws -> RunSummary {
+        summary = RunSummary()
+        try await reclaimAbandonedLeases()
+        let state = await refreshConnectivity()
+        try await drain()
+        if state.reachable {
+            for plugin in runtime.registry.plugins { await pull(plugin) }
+            try await drain()
+        }
+        return summary
+    }
+
+    /// Runs until cancelled or until graceful shutdown; in-flight sends finish first.
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await loop()
+        } onGracefulShutdown: { [stopping] in
+            stopping.set()
+        }
+    }
+
+    /// Asks a running loop to stop after the work in flight.
+    public nonisolated func stop() {
+        stopping.set()
+    }
+
+    private func loop() async throws {
+        try await reclaimAbandonedLeases()
+        let poll = runtime.configuration.kernel.sync.pollInterval.value
+        while !stopping.isSet && !Task.isCancelled {
+            let state = await refreshConnectivity()
+            try await drain()
+            if state.reachable { try await pullWhenDue() }
+            let now = runtime.clock.now()
+            var wake = now.addingTimeInterval(poll)
+            if let due = try await nextDueTime(), due < wake { wake = max(due, now) }
+            do {
+                try await runtime.clock.sleep(until: wake)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Checks connectivity; regaining it cuts backoffs short.
+    @discardableResult
+    func refreshConnectivity() async -> ConnectivityState {
+        let state = await runtime.connectivity.current()
+        if state != lastConnectivity {
+            if state.reachable, lastConnectivity?.reachable == false {
+                let now = runtime.clock.now()
+                try? await runtime.store.write { db in try OutboxQueries.cutWaits(now: now, in: db) }
+            }
+            if lastConnectivity != nil || !state.reachable { runtime.events.emit(.connectivity(state)) }
+            lastConnectivity = state
+        }
+        return state
+    }
+
+    /// Returns operations whose lease was left behind by a process that died or ran out of time.
+    func reclaimAbandonedLeases() async throws {
+        let now = runtime.clock.now()
+        try await runtime.store.write { db in
+            let owners = try String.fetchAll(
+                db, sql: "SELECT DISTINCT lease_owner FROM kernel_operations WHERE state = 'in_flight'")
+            let dead = owners.filter { LeaseOwner(text: $0)?.isAlive == false }
+            try OutboxQueries.reclaim(now: now, deadOwners: dead, in: db)
+        }
+    }
+
+    /// Sends due operations until none is due, at most `concurrency` at a time.
+    func drain() async throws {
+        let limit = max(1, runtime.configuration.kernel.sync.concurrency)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            while true {
+                if !stopping.isSet, inFlight < limit {
+                    let batch = try await leaseDue(limit: limit - inFlight)
+                    for operation in batch {
+                        group.addTask { await self.deliver(operation) }
+                    }
+                    inFlight += batch.count
+                }
+                guard inFlight > 0 else { return }
+                try await group.next()
+                inFlight -= 1
+            }
+        }
+    }
+
+    /// Leases the next due operations whose plugin is active and whose requirements hold.
+    func leaseDue(limit: Int) async throws -> [QueuedOperation] {
+        let state = await runtime.connectivity.current()
+        guard state.reachable else { return [] }
+        let active = try await activePlugins()
+        guard !active.isEmpty else { return [] }
+        let now = runtime.clock.now()
+        let owner = owner.text
+        let leaseUntil = now.addingTimeInterval(runtime.configuration.kernel.sync.requestTimeout.value * 2 + 10)
+        let account = await runtime.credentials.account()
+        return try await runtime.store.write { db in
+            let due = try OutboxQueries.due(
+                now: now, limit: limit, plugins: active, unmeteredAvailable: !state.metered, account: account, in: db)
+            for operation in due {
+                try OutboxQueries.lease(operation.sequence, owner: owner, until: leaseUntil, in: db)
+            }
+            return due
+        }
+    }
+
+    /// Enabled plugins whose queue is not held for a login.
+    func activePlugins() async throws -> Set<String> {
+        let names = Set(runtime.registry.names)
+        let held = try await runtime.store.read { db in
+            try String.fetchSet(db, sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1")
+        }
+        return names.subtracting(held)
+    }
+
+    /// When the next pending operation falls due, if any.
+    func nextDueTime() async throws -> Date? {
+        try await runtime.store.read { db in
+            try Double.fetchOne(
+                db, sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending'"
+            ).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    private func pullWhenDue() async throws {
+        let now = runtime.clock.now()
+        let every = runtime.configuration.kernel.sync.pullEvery.value
+        for plugin in runtime.registry.plugins {
+            let name = type(of: plugin).name
+            let interval = runtime.configuration.plugins[name]?.kernel.pullEvery?.value ?? every
+            guard nextPull[name].map({ $0 <= now }) ?? true else { continue }
+            nextPull[name] = now.addingTimeInterval(interval)
+            await pull(plugin)
+        }
+    }
+}
+
+/// A flag that one task sets and others read.
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}

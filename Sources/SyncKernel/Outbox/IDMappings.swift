@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// Local ids given to entities created offline, and the ids the remote gave them later.
+public enum IDMappings {
+    /// Records that `localID` is now `remoteID`, and rewrites every unsent operation of
+    /// `plugin` that refers to it: its entity key and any JSON string equal to it.
+    public static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [plugin, localID, remoteID, now.timeIntervalSince1970])
+        try db.execute(
+            sql: "UPDATE kernel_operations SET entity = ? WHERE plugin = ? AND entity = ?",
+            arguments: [remoteID, plugin, localID])
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT seq, payload FROM kernel_operations WHERE plugin = ? AND instr(CAST(payload AS TEXT), ?) > 0",
+            arguments: [plugin, localID])
+        for row in rows {
+            let payload: Data = row["payload"]
+            let rewritten = try rewrite(payload, replacing: localID, with: remoteID)
+            try OutboxQueries.setPayload(rewritten, of: row["seq"], in: db)
+        }
+    }
+
+    /// The remote id of `localID`, once known.
+    public static func remoteID(plugin: String, localID: String, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db, sql: "SELECT remote_id FROM kernel_id_mappings WHERE plugin = ? AND local_id = ?",
+            arguments: [plugin, localID])
+    }
+
+    static func rewrite(_ payload: Data, replacing localID: String, with remoteID: String) throws -> Data {
+        let object = try JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed])
+        let rewritten = replace(object, localID, remoteID)
+        return try JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    private static func replace(_ value: Any, _ localID: String, _ remoteID: String) -> Any {
+        switch value {
+        case let text as String: return text == localID ? remoteID : text
+        case let array as [Any]: return array.map { replace($0, localID, remoteID) }
+        case let object as [String: Any]: return object.mapValues { replace($0, localID, remoteID) }
+        default: return value
+        }
+    }
+}

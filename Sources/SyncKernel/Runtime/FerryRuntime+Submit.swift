@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// What became of a write a plugin submitted.
+public enum SubmitResult: Sendable {
+    /// Stored locally and queued (or coalesced) for the runner to send.
+    case queued(EnqueueResult)
+    /// An online-only operation that reached the remote now.
+    case sent(SendOutcome)
+}
+
+extension FerryRuntime {
+    /// Commits a local change and the operations that carry it in one transaction.
+    ///
+    /// This is the local write: it returns as soon as SQLite has committed.
+    @discardableResult
+    public func commit(
+        _ operations: [NewOperation],
+        local: @escaping @Sendable (Database) throws -> Void = { _ in }
+    ) async throws -> [EnqueueResult] {
+        let outbox = self.outbox
+        let now = clock.now()
+        let account = await credentials.account()
+        let results = try await store.write { db in
+            try local(db)
+            return try operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
+        }
+        for (operation, result) in zip(operations, results) {
+            events.emit(.enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result))
+        }
+        return results
+    }
+
+    /// Carries out `operation` as its policy says: queued with `local` in one transaction,
+    /// or, when online-only, sent now and `local` committed only once the remote agreed.
+    public func submit(
+        _ operation: NewOperation,
+        local: @escaping @Sendable (Database) throws -> Void = { _ in }
+    ) async throws -> SubmitResult {
+        let policy = outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
+        switch policy.delivery {
+        case .queued:
+            return .queued(try await commit([operation], local: local).first ?? .cancelled)
+        case .onlineOnly:
+            let outcome = try await sendNow(operation)
+            try await store.write { db in
+                try outcome.apply?(db)
+                try local(db)
+            }
+            return .sent(outcome)
+        }
+    }
+
+    /// Sends `operation` now, without queueing it. Fails at once with `requires_connection`
+    /// when its network requirement does not hold, and with the remote's reason otherwise.
+    public func sendNow(_ operation: NewOperation) async throws -> SendOutcome {
+        guard let plugin = registry.plugin(named: operation.plugin), let transport = transport(for: operation.plugin) else {
+            throw FerryError(.plugin, "the \(operation.plugin) plugin is not enabled; enable it in \(configuration.file)")
+        }
+        let policy = outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
+        let state = await connectivity.current()
+        guard state.satisfies(policy.requirement) else {
+            throw FerryError(
+                .requiresConnection,
+                "\(operation.plugin) \(operation.kind) requires a connection\(policy.requirement == .unmetered ? " that is not metered" : ""); nothing was changed. Connect and try again (cached data stays readable)"
+            )
+        }
+        let now = clock.now()
+        let queued = QueuedOperation(
+            sequence: 0, id: UUID(), plugin: operation.plugin, kind: operation.kind, entity: operation.entity,
+            payload: operation.payload, base: operation.base, createdAt: now, attempts: 0, nextAttemptAt: now,
+            state: .inFlight, dispatched: true, force: false, requiresUnmetered: policy.requirement == .unmetered,
+            account: await credentials.account())
+        do {
+            return try await plugin.send(queued, context: SendContext(transport: transport, store: store, clock: clock, logger: logger))
+        } catch {
+            throw Self.explain(error, operation: operation, now: now)
+        }
+    }
+
+    /// Turns a send failure into an error a person can act on.
+    static func explain(_ error: any Error, operation: NewOperation, now: Date) -> any Error {
+        if error is FerryError || error is CancellationError { return error }
+        let what = "\(operation.plugin) \(operation.kind)"
+        switch FailureClass.classify(error, now: now) {
+        case .offline(let reason):
+            return FerryError(.requiresConnection, "\(what) requires a connection and the remote did not answer (\(reason)); nothing was changed", underlying: error)
+        case .unauthorized:
+            return FerryError(.needsLogin, "\(what) was refused: the session has ended; run `ferry auth login`", underlying: error)
+        case .transient(let reason, let retryAfter):
+            let wait = retryAfter.map { "; try again in \(Int($0.rounded(.up))) s" } ?? "; try again later"
+            return FerryError(.remoteUnavailable, "\(what) failed: \(reason)\(wait)", underlying: error)
+        case .conflict(_, let reason, _):
+            return FerryError(.conflict, "\(what) conflicts with the remote: \(reason)", underlying: error)
+        case .rejected(let reason):
+            return FerryError(.rejected, "\(what) was rejected: \(reason)", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Everything a runner or a command needs, opened once: configuration, store,
+/// plugins, transports, connectivity, events and the clock.
+public final class FerryRuntime: Sendable {
+    public let configuration: FerryConfiguration
+    public let store: FerryStore
+    public let registry: PluginRegistry
+    public let outbox: Outbox
+    public let events: EventBus
+    public let clock: any KernelClock
+    public let connectivity: any ConnectivityMonitor
+    public let settings: SettingsStore
+    public let logger: Logger
+    /// The credentials every transport uses; the auth plugin installs itself here.
+    public let credentials: any CredentialProvider
+    let transports: [String: HTTPTransport]
+
+    /// How a runtime reaches the outside world; tests replace every part.
+    public struct Options: Sendable {
+        public var clock: any KernelClock = SystemClock()
+        /// Replaces the probe (tests use `ManualConnectivity`); the stored overrides still apply.
+        public var connectivity: (any ConnectivityMonitor)?
+        /// Turns the configured `server` (or a plugin's `remote`) into a base URL.
+        public var resolveRemote: @Sendable (String) async throws -> String = { value in
+            guard value != "embedded" else {
+                throw FerryError(.configuration, "server: embedded needs the ferry command; set server to a URL")
+            }
+            return value
+        }
+        public var logger = Logger(label: "ferry")
+
+        public init() {}
+    }
+
+    private init(
+        configuration: FerryConfiguration, store: FerryStore, registry: PluginRegistry, events: EventBus,
+        clock: any KernelClock, connectivity: any ConnectivityMonitor, logger: Logger,
+        credentials: any CredentialProvider, transports: [String: HTTPTransport]
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.registry = registry
+        self.outbox = Outbox(policies: registry.policies)
+        self.events = events
+        self.clock = clock
+        self.connectivity = connectivity
+        self.settings = SettingsStore(store: store)
+        self.logger = logger
+        self.credentials = credentials
+        self.transports = transports
+    }
+
+    /// Opens the store, migrates it, builds the enabled plugins of `types` and connectivity.
+    public static func open(
+        configuration: FerryConfiguration,
+        pluginTypes: [any SyncPlugin.Type],
+        options: Options = Options(),
+        store existing: FerryStore? = nil
+    ) async throws -> FerryRuntime {
+        let types = try PluginRegistry.enabledTypes(pluginTypes, in: configuration)
+        let policies = try PluginRegistry.policies(for: types, in: configuration)
+        let migrations = types.flatMap { $0.migrations }
+        let store = try existing ?? FerryStore.open(
+            at: configuration.dataDirectory.appendingPathComponent("ferry.sqlite").path,
+            durability: configuration.kernel.durability,
+            migrations: migrations)
+        let broker = CredentialBroker()
+        let events = EventBus()
+        let timeout = configuration.kernel.sync.requestTimeout.value
+        let resolver = RemoteResolver(resolve: options.resolveRemote)
+        var transports: [String: HTTPTransport] = [:]
+        var plugins: [any SyncPlugin] = []
+        for type in types {
+            let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
+            let transport = HTTPTransport(
+                baseURL: { try await resolver.url(for: remote) }, credentials: broker, timeout: timeout,
+                logger: options.logger)
+            transports[type.name] = transport
+            let directory = configuration.dataDirectory.appendingPathComponent(type.name)
+            let context = PluginContext(
+                name: type.name, store: store, transport: transport, directory: directory, events: events,
+                clock: options.clock, logger: options.logger)
+            plugins.append(try build(type, configuration: configuration, context: context))
+        }
+        broker.install(plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
+        let settings = SettingsStore(store: store)
+        let remotes = Set(types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server })
+        let base = options.connectivity ?? ProbeConnectivity(
+            probeURLs: { await resolver.urls(for: remotes) },
+            interval: configuration.kernel.network.probeInterval.value,
+            clock: options.clock)
+        if configuration.kernel.network.mode != .auto,
+            try await settings.value(NetworkOverride.self, for: ForcedConnectivity.SettingsKey.reachability) == nil
+        {
+            try await settings.set(configuration.kernel.network.mode, for: ForcedConnectivity.SettingsKey.reachability)
+        }
+        return FerryRuntime(
+            configuration: configuration, store: store,
+            registry: PluginRegistry(plugins: plugins, policies: policies), events: events, clock: options.clock,
+            connectivity: ForcedConnectivity(base: base, settings: settings), logger: options.logger,
+            credentials: broker, transports: transports)
+    }
+
+    private static func build<P: SyncPlugin>(
+        _ type: P.Type,
+        configuration: FerryConfiguration,
+        context: PluginContext
+    ) throws -> any SyncPlugin {
+        let settings = try configuration.decodeSettings(P.Settings.self, plugin: P.name)
+        return try P(settings: settings, context: context)
+    }
+
+    /// The transport of `plugin`.
+    public func transport(for plugin: String) -> HTTPTransport? {
+        transports[plugin]
+    }
+}
+
+/// Resolves configured remotes to URLs, remembering each answer.
+actor RemoteResolver {
+    private let resolve: @Sendable (String) async throws -> String
+    private var resolved: [String: String] = [:]
+
+    init(resolve: @escaping @Sendable (String) async throws -> String) {
+        self.resolve = resolve
+    }
+
+    func url(for remote: String) async throws -> String {
+        if let known = resolved[remote] { return known }
+        let url = try await resolve(remote)
+        resolved[remote] = url
+        return url
+    }
+
+    /// The URLs to probe: only those already resolved or fixed (probing never starts an embedded server).
+    func urls(for remotes: Set<String>) -> [String] {
+        remotes.compactMap { resolved[$0] ?? ($0 == "embedded" ? nil : $0) }
+    }
+}
