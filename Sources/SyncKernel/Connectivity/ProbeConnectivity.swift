@@ -47,7 +47,7 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         for url in urls {
             var request = HTTPClientRequest(url: url)
             request.method = .GET
-            if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(3)) {
+            if let response = try? await AsyncHTTPExecutor.client.execute(request, timeout: .seconds(3)) {
                 _ = try? await response.body.collect(upTo: 64 << 10)
                 return true
             }

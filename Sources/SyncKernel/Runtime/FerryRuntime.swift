@@ -31,6 +31,10 @@ public final class FerryRuntime: Sendable {
             return value
         }
         public var logger = Logger(label: "ferry")
+        /// Credentials to use instead of a plugin's (tests use `StaticCredentials`).
+        public var credentials: (any CredentialProvider)?
+        /// What puts requests on the wire (tests use `RecordingExecutor`).
+        public var executor: any HTTPExecutor = AsyncHTTPExecutor()
 
         public init() {}
     }
@@ -77,7 +81,7 @@ public final class FerryRuntime: Sendable {
             let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
             let transport = HTTPTransport(
                 baseURL: { try await resolver.url(for: remote) }, credentials: broker, timeout: timeout,
-                logger: options.logger)
+                executor: options.executor, logger: options.logger)
             transports[type.name] = transport
             let directory = configuration.dataDirectory.appendingPathComponent(type.name)
             let context = PluginContext(
@@ -85,7 +89,7 @@ public final class FerryRuntime: Sendable {
                 clock: options.clock, logger: options.logger)
             plugins.append(try build(type, configuration: configuration, context: context))
         }
-        broker.install(plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
+        broker.install(options.credentials ?? plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
         let settings = SettingsStore(store: store)
         let remotes = Set(types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server })
         let base = options.connectivity ?? ProbeConnectivity(

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
-import NIOHTTP1
 
 /// Sends HTTP requests for plugins: resolves the remote, attaches credentials,
 /// renews them once on a 401, and turns failures into `RemoteFailure` or `TransportFailure`.
@@ -13,6 +10,8 @@ public struct HTTPTransport: Sendable {
     public let timeout: TimeInterval
     /// The largest body accepted from a remote.
     public let maxBodyBytes: Int
+    /// What puts requests on the wire.
+    public let executor: any HTTPExecutor
     let logger: Logger
 
     public init(
@@ -20,8 +19,10 @@ public struct HTTPTransport: Sendable {
         credentials: (any CredentialProvider)? = nil,
         timeout: TimeInterval = 30,
         maxBodyBytes: Int = 64 << 20,
+        executor: any HTTPExecutor = AsyncHTTPExecutor(),
         logger: Logger = Logger(label: "ferry.transport")
     ) {
+        self.executor = executor
         self.baseURL = baseURL
         self.credentials = credentials
         self.timeout = timeout
@@ -30,13 +31,20 @@ public struct HTTPTransport: Sendable {
     }
 
     /// A transport for a fixed base URL.
-    public init(baseURL: String, credentials: (any CredentialProvider)? = nil, timeout: TimeInterval = 30) {
-        self.init(baseURL: { baseURL }, credentials: credentials, timeout: timeout)
+    public init(
+        baseURL: String,
+        credentials: (any CredentialProvider)? = nil,
+        timeout: TimeInterval = 30,
+        executor: any HTTPExecutor = AsyncHTTPExecutor()
+    ) {
+        self.init(baseURL: { baseURL }, credentials: credentials, timeout: timeout, executor: executor)
     }
 
     /// The same transport with other credentials (or none).
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
-        HTTPTransport(baseURL: baseURL, credentials: credentials, timeout: timeout, maxBodyBytes: maxBodyBytes, logger: logger)
+        HTTPTransport(
+            baseURL: baseURL, credentials: credentials, timeout: timeout, maxBodyBytes: maxBodyBytes, executor: executor,
+            logger: logger)
     }
 
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
@@ -60,32 +68,18 @@ public struct HTTPTransport: Sendable {
     }
 
     private func execute(_ request: HTTPRequest, token: String?) async throws -> HTTPResponse {
-        let url = try await resolve(request)
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        outgoing.headers.add(name: "User-Agent", value: "Ferry")
-        outgoing.headers.add(name: "Accept", value: "application/json")
-        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
-        if let token { outgoing.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let key = request.idempotencyKey { outgoing.headers.add(name: "Idempotency-Key", value: key) }
+        var headers: [(String, String)] = [("User-Agent", "Ferry"), ("Accept", "application/json")]
+        headers += request.headers
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let key = request.idempotencyKey { headers.append(("Idempotency-Key", key)) }
         if request.authenticated, let member = await credentials?.actingAs() {
-            outgoing.headers.add(name: "X-Acting-As-Member", value: member)
+            headers.append(("X-Acting-As-Member", member))
         }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        do {
-            let response = try await HTTPClient.shared.execute(outgoing, timeout: .milliseconds(Int64(timeout * 1000)))
-            let body = try await response.body.collect(upTo: maxBodyBytes)
-            var headers: [String: String] = [:]
-            for header in response.headers { headers[header.name.lowercased()] = header.value }
-            logger.debug("\(request.method) \(request.path) -> \(response.status.code)")
-            return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            let failure = TransportFailure(reason: "\(request.method) \(request.path): \(Self.describe(error))")
-            logger.debug("\(failure.reason)")
-            throw failure
-        }
+        let prepared = PreparedRequest(
+            method: request.method, url: try await resolve(request), headers: headers, body: request.body, timeout: timeout)
+        let response = try await executor.execute(prepared, maxBodyBytes: maxBodyBytes)
+        logger.debug("\(request.method) \(request.path) -> \(response.status)")
+        return response
     }
 
     private func resolve(_ request: HTTPRequest) async throws -> String {
@@ -100,22 +94,6 @@ public struct HTTPTransport: Sendable {
         return url
     }
 
-    /// A short, secret-free description of a transport error.
-    static func describe(_ error: any Error) -> String {
-        if let client = error as? HTTPClientError {
-            switch client {
-            case .connectTimeout: return "timed out connecting"
-            case .readTimeout, .deadlineExceeded: return "timed out waiting for an answer"
-            case .remoteConnectionClosed: return "the connection was lost"
-            default: return "\(client)"
-            }
-        }
-        let text = String(describing: error)
-        if text.contains("refused") { return "connection refused" }
-        if text.contains("reset") { return "connection reset" }
-        if text.localizedCaseInsensitiveContains("dns") || text.contains("resolve") { return "the host name did not resolve" }
-        return text
-    }
 }
 
 extension String {

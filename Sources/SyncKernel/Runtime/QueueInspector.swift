@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+
+/// Answers "what is waiting, and why?" for `ferry status` and `ferry queue`.
+public struct QueueInspector: Sendable {
+    let runtime: FerryRuntime
+
+    public init(runtime: FerryRuntime) {
+        self.runtime = runtime
+    }
+
+    /// The state of one plugin's queue.
+    public struct PluginStatus: Sendable, Codable, Equatable {
+        public var plugin: String
+        public var pending = 0
+        public var queued = 0
+        public var inFlight = 0
+        public var dead = 0
+        public var conflicts = 0
+        public var waitingForConnectivity = 0
+        public var backingOff = 0
+        public var needsLogin = false
+        public var lastSync: Date?
+    }
+
+    /// The whole runner's state.
+    public struct Status: Sendable, Codable, Equatable {
+        public var connectivity: ConnectivityState
+        public var plugins: [PluginStatus]
+    }
+
+    public func status() async throws -> Status {
+        let names = runtime.registry.names
+        let now = runtime.clock.now()
+        let plugins = try await runtime.store.read { db in
+            try names.map { name -> PluginStatus in
+                var status = PluginStatus(plugin: name)
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT state, COUNT(*) AS n FROM kernel_operations WHERE plugin = ? GROUP BY state",
+                    arguments: [name])
+                for row in rows {
+                    let count: Int = row["n"]
+                    switch OperationState(rawValue: row["state"]) {
+                    case .pending: status.pending = count
+                    case .queued: status.queued = count
+                    case .inFlight: status.inFlight = count
+                    case .dead: status.dead = count
+                    case .conflict: status.conflicts = count
+                    case nil: break
+                    }
+                }
+                status.waitingForConnectivity = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'connectivity'",
+                    arguments: [name]) ?? 0
+                status.backingOff = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?",
+                    arguments: [name, now.timeIntervalSince1970]) ?? 0
+                if let row = try Row.fetchOne(db, sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?", arguments: [name]) {
+                    status.needsLogin = row["needs_login"]
+                    status.lastSync = (row["last_sync_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                }
+                return status
+            }
+        }
+        return Status(connectivity: await runtime.connectivity.current(), plugins: plugins)
+    }
+
+    /// Operations, oldest first, optionally of one plugin or state.
+    public func list(plugin: String? = nil, state: OperationState? = nil, limit: Int = 100) async throws -> [QueuedOperation] {
+        try await runtime.store.read { db in
+            var sql = "SELECT * FROM kernel_operations WHERE 1"
+            var arguments: StatementArguments = []
+            if let plugin { sql += " AND plugin = ?"; arguments += [plugin] }
+            if let state { sql += " AND state = ?"; arguments += [state.rawValue] }
+            sql += " ORDER BY seq LIMIT ?"
+            arguments += [limit]
+            return try QueuedOperation.fetchAll(db, sql: sql, arguments: arguments)
+        }
+    }
+
+    /// The operation whose id is `id` or starts with it.
+    public func find(_ id: String) async throws -> QueuedOperation {
+        let matches = try await runtime.store.read { db in
+            try QueuedOperation.fetchAll(
+                db, sql: "SELECT * FROM kernel_operations WHERE id LIKE ? LIMIT 2", arguments: [id.lowercased() + "%"])
+        }
+        guard let first = matches.first else {
+            throw FerryError(.notFound, "no queued operation \(id); `ferry queue list` shows them")
+        }
+        guard matches.count == 1 else {
+            throw FerryError(.usage, "\(id) matches several operations; give more of the id")
+        }
+        return first
+    }
+
+    /// Why `operation` is not being sent right now, in a sentence.
+    public func explain(_ operation: QueuedOperation) async throws -> String {
+        let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
+        let attempts = "attempt \(operation.attempts) of \(policy.retry.maxAttempts)"
+        switch operation.state {
+        case .dead:
+            return "dead after \(operation.attempts) attempt(s): \(operation.lastError ?? "no reason given"); `ferry queue retry \(operation.shortID)` sends it again, `ferry queue discard \(operation.shortID)` drops it"
+        case .conflict:
+            return "waiting for a conflict to be resolved: `ferry conflicts list`"
+        case .inFlight:
+            return "being sent by \(operation.leaseOwner ?? "a runner")"
+        case .queued:
+            let ahead = try await runtime.store.read { db in
+                try QueuedOperation.fetchOne(
+                    db, sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq < ? ORDER BY seq LIMIT 1",
+                    arguments: [operation.plugin, operation.entity, operation.sequence])
+            }
+            guard let ahead else { return "queued" }
+            return "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
+        case .pending:
+            let plugin = operation.plugin
+            let held = try await runtime.store.read { db in
+                try Bool.fetchOne(db, sql: "SELECT needs_login FROM kernel_plugin_state WHERE plugin = ?", arguments: [plugin]) ?? false
+            }
+            if held { return "needs login: the session ended; run `ferry auth login`" }
+            let state = await runtime.connectivity.current()
+            if !state.reachable { return "offline: waiting for a connection" }
+            if operation.requiresUnmetered && state.metered { return "needs an unmetered network (Wi-Fi or wired); the link is metered" }
+            let now = runtime.clock.now()
+            if operation.nextAttemptAt > now {
+                let when = ISO8601DateFormatter().string(from: operation.nextAttemptAt)
+                if operation.lastError != nil, operation.attempts == 0 {
+                    return "remote unreachable (\(operation.lastError ?? "")); looking again at \(when)"
+                }
+                return "backing off until \(when) (\(attempts)): \(operation.lastError ?? "")"
+            }
+            return "ready to send"
+        }
+    }
+}
+
+extension QueuedOperation {
+    /// The first eight characters of the id, enough to name it on the command line.
+    public var shortID: String { String(id.uuidString.lowercased().prefix(8)) }
+}

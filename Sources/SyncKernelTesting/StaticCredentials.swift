@@ -1,0 +1,38 @@
+import SyncKernel
+import Synchronization
+
+/// Credentials a test controls: a token, what a refresh returns, and a count of refreshes.
+public final class StaticCredentials: CredentialProvider {
+    private struct State {
+        var token: String?
+        var refreshed: String?
+        var refreshCount = 0
+        var account: String?
+        var actingAs: String?
+    }
+
+    private let state: Mutex<State>
+
+    public init(token: String?, refreshesTo refreshed: String? = nil, account: String? = nil) {
+        state = Mutex(State(token: token, refreshed: refreshed, account: account))
+    }
+
+    public var refreshCount: Int { state.withLock { $0.refreshCount } }
+
+    public func setAccount(_ account: String?) { state.withLock { $0.account = account } }
+    public func setActingAs(_ member: String?) { state.withLock { $0.actingAs = member } }
+    public func setRefreshResult(_ token: String?) { state.withLock { $0.refreshed = token } }
+
+    public func accessToken() async -> String? { state.withLock { $0.token } }
+
+    public func refreshAccessToken(rejected: String) async -> String? {
+        state.withLock { state in
+            state.refreshCount += 1
+            if let refreshed = state.refreshed { state.token = refreshed }
+            return state.refreshed
+        }
+    }
+
+    public func account() async -> String? { state.withLock { $0.account } }
+    public func actingAs() async -> String? { state.withLock { $0.actingAs } }
+}

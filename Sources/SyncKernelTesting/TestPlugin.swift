@@ -1,0 +1,204 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// A small real plugin for kernel and CLI tests: key/value items on a remote that
+/// speaks `/items`, with every kind of operation the kernel supports.
+///
+/// Remote contract: `PUT /items/{key}` `{"value": ...}` (optional `If-Match`),
+/// `PATCH /items/{key}` (a merge patch), `DELETE /items/{key}`, `POST /items` answering
+/// `{"key": ...}`, `PUT|DELETE /saved/{key}`, `POST /ping`, and
+/// `GET /items?since=CURSOR` answering `{"items": [...], "cursor": "..."}`.
+public struct TestPlugin: SyncPlugin {
+    public struct Settings: Codable, Sendable {
+        /// Shown in status; exists so tests can check unknown-key errors in a plugin section.
+        public var label: String?
+        public init() {}
+    }
+
+    public static let name = "items"
+    public static let summary = "Key/value items (a test plugin)"
+    public static let operations: [String: OperationPolicy] = [
+        "put": OperationPolicy(coalesce: .init(mode: .replace)),
+        "patch": OperationPolicy(coalesce: .init(mode: .merge)),
+        "delete": OperationPolicy(coalesce: .init(supersedes: ["put", "patch"])),
+        "create": OperationPolicy(),
+        "save": OperationPolicy(coalesce: .init(cancels: ["unsave"])),
+        "unsave": OperationPolicy(coalesce: .init(cancels: ["save"])),
+        "ping": OperationPolicy(delivery: .onlineOnly),
+        "upload": OperationPolicy(requirement: .unmetered),
+    ]
+    public static let migrations = [
+        StoreMigration("items.v1.entries") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE items_entries (
+                        key TEXT PRIMARY KEY,
+                        value TEXT,
+                        version INTEGER NOT NULL DEFAULT 0,
+                        deleted INTEGER NOT NULL DEFAULT 0
+                    )
+                    """)
+        }
+    ]
+
+    public let settings: Settings
+
+    public init(settings: Settings, context: PluginContext) {
+        self.settings = settings
+    }
+
+    /// An item as the remote sends it.
+    public struct Item: Codable, Sendable, Equatable {
+        public var key: String
+        public var value: String?
+        public var version: Int
+        public var deleted: Bool?
+        public var updatedAt: String?
+
+        public init(key: String, value: String?, version: Int, deleted: Bool? = nil, updatedAt: String? = nil) {
+            self.key = key
+            self.value = value
+            self.version = version
+            self.deleted = deleted
+            self.updatedAt = updatedAt
+        }
+    }
+
+    struct ValueBody: Codable { var value: String? }
+    struct CreatedBody: Codable { var key: String }
+    struct ChangesBody: Codable {
+        var items: [Item]
+        var cursor: String
+    }
+
+    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        let key = operation.id.uuidString.lowercased()
+        let path = "/items/\(operation.entity)"
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        if !operation.force, let base = operation.base, let item = try? JSONDecoder.ferry.decode(Item.self, from: base) {
+            headers.append(("If-Match", "\"\(item.version)\""))
+        }
+        switch operation.kind {
+        case "put", "patch":
+            let response = try await context.transport.send(
+                HTTPRequest(operation.kind == "put" ? "PUT" : "PATCH", path, headers: headers, body: operation.payload, idempotencyKey: key))
+            let item = try response.decode(Item.self)
+            return SendOutcome { db in try Self.store(item, in: db) }
+        case "delete":
+            _ = try await context.transport.send(HTTPRequest("DELETE", path, headers: headers, idempotencyKey: key))
+            return .delivered
+        case "create":
+            let response = try await context.transport.send(
+                HTTPRequest("POST", "/items", headers: headers, body: operation.payload, idempotencyKey: key))
+            let created = try response.decode(CreatedBody.self)
+            return SendOutcome(remoteID: created.key)
+        case "save", "unsave", "upload":
+            let method = operation.kind == "unsave" ? "DELETE" : "PUT"
+            _ = try await context.transport.send(HTTPRequest(method, "/saved/\(operation.entity)", idempotencyKey: key))
+            return .delivered
+        case "ping":
+            _ = try await context.transport.send(HTTPRequest("POST", "/ping", body: operation.payload, idempotencyKey: key))
+            return .delivered
+        default:
+            throw FerryError(.plugin, "items has no operation \(operation.kind)")
+        }
+    }
+
+    public func pull(_ context: PullContext) async throws -> PullSummary {
+        var summary = PullSummary()
+        var cursor = try await context.cursor()
+        while true {
+            let response = try await context.transport.send(
+                HTTPRequest("GET", "/items", query: cursor.map { [("since", $0)] } ?? []))
+            let changes = try response.decode(ChangesBody.self)
+            let page = try await context.store.write { db -> PullSummary in
+                var page = PullSummary()
+                for item in changes.items {
+                    var local = item
+                    let pending = try context.pendingOperations(entity: item.key, in: db)
+                    if !pending.isEmpty {
+                        local = try Self.rebase(item, on: pending)
+                        page.rebased += 1
+                    }
+                    if local.deleted == true {
+                        try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [item.key])
+                        page.deleted += 1
+                    } else {
+                        try Self.store(local, in: db)
+                        page.upserted += 1
+                    }
+                }
+                try context.saveCursor(changes.cursor, in: db)
+                return page
+            }
+            summary = summary + page
+            if changes.items.isEmpty || changes.cursor == cursor { break }
+            cursor = changes.cursor
+        }
+        return summary
+    }
+
+    /// The remote item with pending writes applied again on top.
+    static func rebase(_ item: Item, on pending: [QueuedOperation]) throws -> Item {
+        var result = item
+        for operation in pending {
+            switch operation.kind {
+            case "put", "patch":
+                result.value = try operation.decodePayload(ValueBody.self).value ?? result.value
+                result.deleted = false
+            case "delete":
+                result.deleted = true
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    public func remap(localID: String, to remoteID: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE items_entries SET key = ? WHERE key = ?", arguments: [remoteID, localID])
+    }
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        guard let remote = conflict.remote else { return }
+        try Self.store(try JSONDecoder.ferry.decode(Item.self, from: remote), in: db)
+    }
+
+    public func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data {
+        let mine = try JSONDecoder.ferry.decode(ValueBody.self, from: local).value ?? ""
+        let theirs = try JSONDecoder.ferry.decode(Item.self, from: remote).value ?? ""
+        return try JSONEncoder.ferry.encode(ValueBody(value: theirs + "+" + mine))
+    }
+
+    static func store(_ item: Item, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO items_entries (key, value, version) VALUES (?, ?, ?)",
+            arguments: [item.key, item.value, item.version])
+    }
+
+    /// The local value of `key`.
+    public static func value(of key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM items_entries WHERE key = ?", arguments: [key])
+    }
+}
+
+extension TestPlugin {
+    /// The local write of a `put`: the row and the operation in one transaction.
+    public static func put(_ key: String, _ value: String, base: Item? = nil, in runtime: FerryRuntime) async throws -> EnqueueResult {
+        let operation = NewOperation(
+            plugin: name, kind: "put", entity: key, payloadJSON: try JSONEncoder.ferry.encode(ValueBody(value: value)),
+            base: try base.map { try JSONEncoder.ferry.encode($0) })
+        return try await runtime.commit([operation]) { db in
+            try db.execute(
+                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }.first ?? .cancelled
+    }
+
+    /// Queues an operation of `kind` on `key` with a JSON `payload`.
+    public static func enqueue(_ kind: String, _ key: String, payload: [String: String] = [:], in runtime: FerryRuntime) async throws -> EnqueueResult {
+        let operation = try NewOperation(plugin: name, kind: kind, entity: key, payload: payload)
+        return try await runtime.commit([operation]).first ?? .cancelled
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import SyncKernel
+
+/// Builds runtimes for tests: an in-memory store, a test clock, manual connectivity.
+public struct TestRuntime: Sendable {
+    public let runtime: FerryRuntime
+    public let clock: TestClock
+    public let connectivity: ManualConnectivity
+
+    /// A runtime whose plugins talk to `server`; `yaml` is the configuration (its
+    /// `server:` is replaced by `server`).
+    public static func make(
+        server: String,
+        yaml: String = "plugins:\n  items: {}\n",
+        plugins: [any SyncPlugin.Type] = [TestPlugin.self],
+        clock: TestClock = TestClock(),
+        connectivity: ManualConnectivity = ManualConnectivity(),
+        credentials: (any CredentialProvider)? = nil,
+        executor: (any HTTPExecutor)? = nil,
+        store: FerryStore? = nil
+    ) async throws -> TestRuntime {
+        var configuration = try FerryConfiguration.parse(yaml, file: "test.yaml")
+        configuration.kernel.server = server
+        var options = FerryRuntime.Options()
+        options.clock = clock
+        options.connectivity = connectivity
+        options.credentials = credentials
+        if let executor { options.executor = executor }
+        let store = try store ?? FerryStore.inMemory(migrations: plugins.flatMap { $0.migrations })
+        let runtime = try await FerryRuntime.open(
+            configuration: configuration, pluginTypes: plugins, options: options, store: store)
+        return TestRuntime(runtime: runtime, clock: clock, connectivity: connectivity)
+    }
+
+    /// A pass of the runner.
+    @discardableResult
+    public func runOnce() async throws -> RunSummary {
+        try await SyncEngine(runtime: runtime).runOnce()
+    }
+
+    /// Every operation in the outbox, oldest first.
+    public func operations() async throws -> [QueuedOperation] {
+        try await runtime.store.read { db in try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq") }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A small real HTTP server on loopback that speaks `TestPlugin`'s `/items` contract,
+/// with idempotency replay, versions with `If-Match`, and scripted failures.
+final class ItemServer: Sendable {
+    struct Item: Codable, Equatable {
+        var key: String
+        var value: String?
+        var version: Int
+        var deleted: Bool?
+        var updatedAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case key, value, version, deleted
+            case updatedAt = "updated_at"
+        }
+    }
+
+    struct Scripted: Sendable {
+        var status: Int
+        var headers: [String: String] = [:]
+        var body: String = #"{"error":{"code":"scripted","message":"scripted failure","details":{}}}"#
+        /// Only requests to this path get this answer; nil for any path.
+        var path: String? = nil
+    }
+
+    private struct State {
+        var items: [String: Item] = [:]
+        var changes: [String] = []
+        var saved: Set<String> = []
+        var replies: [String: (body: Data, status: Int, response: Data)] = [:]
+        var script: [Scripted] = []
+        var log: [String] = []
+        var nextKey = 1
+        var updatedAt: String?
+    }
+
+    private let state = Mutex(State())
+
+    var requests: [String] { state.withLock { $0.log } }
+    var saved: Set<String> { state.withLock { $0.saved } }
+    func item(_ key: String) -> Item? { state.withLock { $0.items[key] } }
+    func count(_ line: String) -> Int { requests.filter { $0 == line }.count }
+
+    /// The next requests (to any path but GET) fail with these answers, in order.
+    func fail(_ answers: Scripted...) { state.withLock { $0.script += answers } }
+    /// Sets an item directly, as another client would have written it.
+    func seed(_ key: String, _ value: String, version: Int, updatedAt: String? = nil) {
+        state.withLock {
+            $0.items[key] = Item(key: key, value: value, version: version, updatedAt: updatedAt)
+            $0.changes.append(key)
+        }
+    }
+
+    /// Runs the server on a free loopback port for the duration of `body`.
+    static func with<T: Sendable>(_ body: @Sendable (ItemServer, String) async throws -> T) async throws -> T {
+        let server = ItemServer()
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: server.router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
+            logger: Logger(label: "item-server", factory: { _ in SwiftLogNoOpLogHandler() }))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await app.run(); return nil }
+            var iterator = ports.makeAsyncIterator()
+            let port = await iterator.next() ?? 0
+            let result = try await body(server, "http://127.0.0.1:\(port)")
+            group.cancelAll()
+            return result
+        }
+    }
+
+    private func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/items") { request, _ in self.changes(since: request.uri.queryParameters.get("since")) }
+        router.put("/items/:key") { request, context in try await self.write(request, context, merge: false) }
+        router.patch("/items/:key") { request, context in try await self.write(request, context, merge: true) }
+        router.delete("/items/:key") { request, context in try await self.remove(request, context) }
+        router.post("/items") { request, context in try await self.create(request, context) }
+        router.put("/saved/:key") { request, context in try await self.save(request, context, saved: true) }
+        router.delete("/saved/:key") { request, context in try await self.save(request, context, saved: false) }
+        router.post("/ping") { request, context in try await self.respond(request, context) { _ in (200, Data("{}".utf8)) } }
+        return router
+    }
+
+    private func respond(
+        _ request: Request,
+        _ context: BasicRequestContext,
+        _ effect: @Sendable (Data) -> (Int, Data)
+    ) async throws -> Response {
+        var request = request
+        let body = Data((try await request.collectBody(upTo: 1 << 20)).readableBytesView)
+        let key = request.headers[.init("Idempotency-Key")!]
+        let line = "\(request.method) \(request.uri.path)"
+        let outcome: (Int, Data, [String: String]) = state.withLock { state in
+            state.log.append(line)
+            if let key, let reply = state.replies[key] {
+                guard reply.body == body else {
+                    return (422, Data(#"{"error":{"code":"idempotency_key_reused","message":"reused","details":{}}}"#.utf8), [:])
+                }
+                return (reply.status, reply.response, ["Idempotent-Replayed": "true"])
+            }
+            if let index = state.script.firstIndex(where: { $0.path == nil || $0.path == request.uri.path }) {
+                let failure = state.script.remove(at: index)
+                return (failure.status, Data(failure.body.utf8), failure.headers)
+            }
+            return (0, Data(), [:])
+        }
+        var (status, response, headers) = outcome
+        if status == 0 {
+            (status, response) = effect(body)
+            if let key, status < 500 { state.withLock { $0.replies[key] = (body, status, response) } }
+        }
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: response)))
+    }
+
+    private func write(_ request: Request, _ context: BasicRequestContext, merge: Bool) async throws -> Response {
+        let key = context.parameters.get("key") ?? ""
+        let ifMatch = request.headers[.ifMatch].map { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) ?? -1 }
+        return try await respond(request, context) { body in
+            let value = (try? JSONDecoder().decode([String: String?].self, from: body))?["value"] ?? nil
+            return self.state.withLock { state in
+                let current = state.items[key]
+                if let ifMatch, ifMatch != (current?.version ?? 0) {
+                    let details = current.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+                    return (412, Data(#"{"error":{"code":"version_mismatch","message":"stale version","details":{"current":\#(details)}}}"#.utf8))
+                }
+                var item = current ?? Item(key: key, value: nil, version: 0)
+                item.value = merge ? (value ?? item.value) : value
+                item.version += 1
+                item.deleted = nil
+                item.updatedAt = state.updatedAt
+                state.items[key] = item
+                state.changes.append(key)
+                return (200, (try? JSONEncoder().encode(item)) ?? Data())
+            }
+        }
+    }
+
+    private func remove(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let key = context.parameters.get("key") ?? ""
+        return try await respond(request, context) { _ in
+            self.state.withLock { state in
+                state.items[key]?.deleted = true
+                state.items[key]?.version += 1
+                state.changes.append(key)
+                return (204, Data())
+            }
+        }
+    }
+
+    private func create(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try await respond(request, context) { body in
+            let value = (try? JSONDecoder().decode([String: String?].self, from: body))?["value"] ?? nil
+            return self.state.withLock { state in
+                let key = "r\(state.nextKey)"
+                state.nextKey += 1
+                state.items[key] = Item(key: key, value: value, version: 1)
+                state.changes.append(key)
+                return (201, Data(#"{"key":"\#(key)"}"#.utf8))
+            }
+        }
+    }
+
+    private func save(_ request: Request, _ context: BasicRequestContext, saved: Bool) async throws -> Response {
+        let key = context.parameters.get("key") ?? ""
+        return try await respond(request, context) { _ in
+            self.state.withLock { state in
+                if saved { state.saved.insert(key) } else { state.saved.remove(key) }
+                return (204, Data())
+            }
+        }
+    }
+
+    private func changes(since: String?) -> Response {
+        let body: Data = state.withLock { state in
+            state.log.append("GET /items")
+            let start = since.flatMap(Int.init) ?? 0
+            let keys = start < state.changes.count ? Array(Set(state.changes[start...])).sorted() : []
+            let items = keys.compactMap { state.items[$0] }
+            struct Page: Encodable { let items: [Item]; let cursor: String }
+            return (try? JSONEncoder().encode(Page(items: items, cursor: String(state.changes.count)))) ?? Data()
+        }
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
