@@ -1,0 +1,128 @@
+import Foundation
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+@Suite("Configuration: validation and hostile YAML")
+struct ConfigurationTests {
+    func parse(_ yaml: String, environment: [String: String] = [:]) throws -> FerryConfiguration {
+        var reader = SafeYAML()
+        reader.environment = { environment[$0] }
+        return try FerryConfiguration.parse(yaml, file: "config.yaml", yaml: reader)
+    }
+
+    func message(_ yaml: String, environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try parse(yaml, environment: environment)
+            return nil
+        } catch let error as FerryError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func defaultsApplyWhenKeysAreLeftOut() throws {
+        let configuration = try parse("plugins:\n  items: {}\n")
+        #expect(configuration.kernel.server == "embedded")
+        #expect(configuration.kernel.sync.concurrency == 8)
+        #expect(configuration.plugins["items"]?.kernel.enabled == true)
+    }
+
+    @Test func durationsAcceptUnits() throws {
+        let configuration = try parse("sync: {poll_interval: 250ms, pull_every: 5m, request_timeout: 10}\n")
+        #expect(configuration.kernel.sync.pollInterval.value == 0.25)
+        #expect(configuration.kernel.sync.pullEvery.value == 300)
+        #expect(configuration.kernel.sync.requestTimeout.value == 10)
+    }
+
+    @Test func anUnknownKeyIsNamedWithItsLine() {
+        #expect(message("data_dir: x\nsyncc:\n  concurrency: 2\n") == "config.yaml:2: unknown key syncc; remove it or check its spelling (see docs/configuration.md)")
+        #expect(message("sync:\n  concurency: 2\n")?.contains("unknown key sync.concurency") == true)
+        #expect(message("plugins:\n  items:\n    operations:\n      put: {conflict: manual, retries: 3}\n")?.contains("plugins.items.operations.put.retries") == true)
+    }
+
+    @Test func aPluginsOwnUnknownKeyIsNamed() async throws {
+        let configuration = try parse("plugins:\n  items:\n    lable: x\n")
+        #expect(throws: FerryError.self) { try configuration.decodeSettings(TestPlugin.Settings.self, plugin: "items") }
+        let good = try parse("plugins:\n  items:\n    label: x\n")
+        #expect(try good.decodeSettings(TestPlugin.Settings.self, plugin: "items").label == "x")
+    }
+
+    @Test func aWrongTypeNamesTheKeyPathAndWhatIsExpected() {
+        let text = message("sync:\n  concurrency: lots\n")
+        #expect(text?.contains("config.yaml:2") == true)
+        #expect(text?.contains("sync.concurrency should be a whole number") == true)
+    }
+
+    @Test func anUnknownPolicyListsTheKnownOnes() {
+        let text = message("plugins:\n  items:\n    operations:\n      put: {conflict: newest}\n")
+        #expect(text?.contains("plugins.items.operations.put.conflict") == true)
+        #expect(text?.contains("last_write_wins") == true)
+    }
+
+    @Test func environmentVariablesAreSubstitutedWithDefaults() throws {
+        let configuration = try parse(
+            "server: ${FERRY_SERVER}\ndata_dir: ${DATA:-/tmp/ferry}\n", environment: ["FERRY_SERVER": "http://example.test"])
+        #expect(configuration.kernel.server == "http://example.test")
+        #expect(configuration.kernel.dataDir == "/tmp/ferry")
+    }
+
+    @Test func aMissingVariableWithoutDefaultIsAnError() {
+        #expect(message("server: ${NOPE}\n")?.contains("uses ${NOPE}, which is not set") == true)
+    }
+
+    @Test func aBillionLaughsFailsFast() {
+        let bomb = """
+            a: &a ["x","x","x","x","x","x","x","x","x"]
+            b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+            c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+            d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+            e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+            f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+            g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+            h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+            i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+            """
+        let start = Date()
+        #expect(message(bomb)?.contains("too large or too deeply nested") == true)
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func deepNestingAndHugeFilesAreRefused() {
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        #expect(message("a: " + deep)?.contains("deeply nested") == true)
+        let huge = "a: \"" + String(repeating: "x", count: 2 << 20) + "\"\n"
+        #expect(message(huge)?.contains("at most") == true)
+    }
+
+    @Test func aParseErrorGivesALineButNeverQuotesTheFile() {
+        let text = message("server: ok\ntoken: \"sekrit-value\n  bad: [\n")
+        #expect(text?.contains("line") == true)
+        #expect(text?.contains("sekrit") == false)
+    }
+
+    @Test func operationsNamedInYAMLMustExist() async throws {
+        let error = await #expect(throws: FerryError.self) {
+            _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: "plugins:\n  items:\n    operations:\n      sav: {}\n")
+        }
+        #expect(error?.message.contains("plugins.items.operations.sav is not an operation of items") == true)
+    }
+
+    @Test func anUnknownPluginIsNamed() async throws {
+        let error = await #expect(throws: FerryError.self) {
+            _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: "plugins:\n  itemz: {}\n")
+        }
+        #expect(error?.message.contains("plugins.itemz is not a plugin this build knows") == true)
+    }
+
+    @Test func yamlOverridesReachTheOperationPolicy() async throws {
+        let test = try await TestRuntime.make(
+            server: "http://127.0.0.1:9",
+            yaml: "retry: {max_attempts: 3}\nplugins:\n  items:\n    retry: {base_delay: 5s}\n    operations:\n      put: {retry: {max_attempts: 7}, delivery: online_only}\n")
+        let put = test.runtime.outbox.policies.policy(plugin: "items", kind: "put")
+        let patch = test.runtime.outbox.policies.policy(plugin: "items", kind: "patch")
+        #expect(put.retry.maxAttempts == 7 && put.retry.baseDelay == 5 && put.delivery == .onlineOnly)
+        #expect(patch.retry.maxAttempts == 3 && patch.retry.baseDelay == 5)
+    }
+}
