@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GRDB
 
@@ -27,6 +28,8 @@ public protocol SyncPlugin: Sendable {
     static var operations: [String: OperationPolicy] { get }
     /// The plugin's schema steps, ids prefixed with the plugin's name.
     static var migrations: [StoreMigration] { get }
+    /// The plugin's subcommands (`ferry <name> ...`), shown in their own help section.
+    static var command: (any ParsableCommand.Type)? { get }
 
     /// Builds the plugin from its settings.
     init(settings: Settings, context: PluginContext) throws
@@ -62,6 +65,7 @@ public struct EmptySettings: Codable, Sendable {
 extension SyncPlugin {
     public static var summary: String { "" }
     public static var migrations: [StoreMigration] { [] }
+    public static var command: (any ParsableCommand.Type)? { nil }
 
     public func pull(_ context: PullContext) async throws -> PullSummary { PullSummary() }
 

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry conflicts`: writes the remote disagreed with.
+struct ConflictsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts", abstract: "List conflicts and resolve those kept for a person.",
+        subcommands: [List.self, Resolve.self])
+
+    struct List: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "List open conflicts (--all: settled ones too).")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Include conflicts a policy already settled.") var all = false
+
+        func run(in runtime: FerryRuntime) async throws {
+            let openOnly = !all
+            let reports = try await runtime.store.read { db in try ConflictStore.list(openOnly: openOnly, in: db) }
+            let views = reports.map(ConflictView.init)
+            if global.json { return try Output(json: true).printJSON(views) }
+            if views.isEmpty { return print(all ? "no conflicts" : "no open conflicts") }
+            Output(json: false).table(
+                ["ID", "PLUGIN", "KIND", "ENTITY", "POLICY", "OUTCOME", "REASON"],
+                views.map { [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.reason] })
+        }
+    }
+
+    struct Resolve: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "Keep the local write or the remote state.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The conflict id, or its first characters.") var id: String
+        @Option(help: "local: send the local write again, unconditionally; remote: adopt the remote state.")
+        var keep: Side
+
+        enum Side: String, ExpressibleByArgument, CaseIterable {
+            case local, remote
+        }
+
+        func run(in runtime: FerryRuntime) async throws {
+            let report = try await runtime.resolveConflict(id: id, keepLocal: keep == .local)
+            print(keep == .local
+                ? "kept the local write; the runner sends \(report.plugin) \(report.kind) on \(report.entity) again"
+                : "kept the remote state of \(report.plugin) \(report.entity); the local write was dropped")
+        }
+    }
+}
+
+/// A conflict as `ferry conflicts` shows it.
+struct ConflictView: Encodable {
+    let id, plugin, kind, entity, policy, outcome, reason, local: String
+    let remote: String?
+    let status: Int
+    let createdAt: Date
+
+    init(_ report: ConflictReport) {
+        id = report.id
+        plugin = report.plugin
+        kind = report.kind
+        entity = report.entity
+        policy = report.policy.rawValue
+        outcome = report.outcome
+        reason = report.reason
+        local = String(decoding: report.local.prefix(2000), as: UTF8.self)
+        remote = report.remote.map { String(decoding: $0.prefix(2000), as: UTF8.self) }
+        status = report.status
+        createdAt = report.createdAt
+    }
+}

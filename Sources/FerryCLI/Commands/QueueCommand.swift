@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry queue`: the outbox, and why each operation waits.
+struct QueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "Inspect, retry or discard queued operations.",
+        subcommands: [List.self, Show.self, Retry.self, Discard.self])
+
+    struct List: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "List queued operations, oldest first.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this plugin's operations.") var plugin: String?
+        @Option(help: "Only operations in this state (pending, queued, in_flight, dead, conflict).") var state: String?
+        @Option(help: "At most this many.") var limit = 100
+
+        func run(in runtime: FerryRuntime) async throws {
+            let filter = try state.map { name in
+                guard let value = OperationState(rawValue: name) else {
+                    throw FerryError(.usage, "--state \(name) is not a state; use one of: \(OperationState.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return value
+            }
+            let inspector = QueueInspector(runtime: runtime)
+            let operations = try await inspector.list(plugin: plugin, state: filter, limit: limit)
+            var rows: [OperationView] = []
+            for operation in operations {
+                rows.append(OperationView(operation, why: try await inspector.explain(operation)))
+            }
+            if global.json { return try Output(json: true).printJSON(rows) }
+            if rows.isEmpty { return print("the queue is empty") }
+            Output(json: false).table(
+                ["ID", "PLUGIN", "KIND", "ENTITY", "STATE", "WHY"],
+                rows.map { [$0.shortID, $0.plugin, $0.kind, $0.entity, $0.state, $0.why] })
+        }
+    }
+
+    struct Show: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one operation and why it is waiting.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The operation id, or its first characters.") var id: String
+
+        func run(in runtime: FerryRuntime) async throws {
+            let inspector = QueueInspector(runtime: runtime)
+            let operation = try await inspector.find(id)
+            let view = OperationView(operation, why: try await inspector.explain(operation))
+            if global.json { return try Output(json: true).printJSON(view) }
+            let fields: [(String, String)] = [
+                ("id", view.id), ("plugin", view.plugin), ("kind", view.kind), ("entity", view.entity),
+                ("state", view.state), ("attempts", "\(view.attempts)"),
+                ("created", ISO8601DateFormatter().string(from: view.createdAt)),
+                ("next attempt", ISO8601DateFormatter().string(from: view.nextAttemptAt)),
+                ("last error", view.lastError ?? "-"), ("payload", view.payload), ("why", view.why),
+            ]
+            for (name, value) in fields { print("\(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
+        }
+    }
+
+    struct Retry: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "Send a dead or backing-off operation again now.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The operation id, or its first characters.") var id: String?
+        @Flag(help: "Retry every dead letter.") var allDead = false
+
+        func run(in runtime: FerryRuntime) async throws {
+            if allDead {
+                print("\(try await runtime.retryAllDead()) dead letter(s) will be sent again by the runner")
+                return
+            }
+            guard let id else { throw FerryError(.usage, "give an operation id, or --all-dead") }
+            let operation = try await QueueInspector(runtime: runtime).find(id)
+            try await runtime.retry(operation)
+            print("\(operation.shortID) will be sent again by the runner (`ferry run --once` sends it now)")
+        }
+    }
+
+    struct Discard: RuntimeCommand {
+        static let configuration = CommandConfiguration(abstract: "Drop an operation for good; the next pull restores the remote's state.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The operation id, or its first characters.") var id: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        func run(in runtime: FerryRuntime) async throws {
+            let operation = try await QueueInspector(runtime: runtime).find(id)
+            guard Output.confirm("Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote.", assumeYes: yes) else {
+                throw CommandFailure(exitCode: 1)
+            }
+            try await runtime.discard(operation)
+            print("discarded \(operation.shortID)")
+        }
+    }
+}
+
+/// An operation as `ferry queue` shows it; never includes credentials.
+struct OperationView: Encodable {
+    let id, shortID, plugin, kind, entity, state, payload, why: String
+    let attempts: Int
+    let createdAt, nextAttemptAt: Date
+    let lastError: String?
+
+    init(_ operation: QueuedOperation, why: String) {
+        id = operation.id.uuidString.lowercased()
+        shortID = operation.shortID
+        plugin = operation.plugin
+        kind = operation.kind
+        entity = operation.entity
+        state = operation.state.rawValue
+        payload = String(decoding: operation.payload.prefix(2000), as: UTF8.self)
+        self.why = why
+        attempts = operation.attempts
+        createdAt = operation.createdAt
+        nextAttemptAt = operation.nextAttemptAt
+        lastError = operation.lastError
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import SyncKernel
+
+/// `ferry run`: keeps every enabled plugin in sync.
+struct RunCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
+        discussion: "With --once, does what can be done now, prints a summary and exits 0 unless something failed. Without it, runs until SIGINT or SIGTERM and stops cleanly."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Do what can be done now, then exit.")
+    var once = false
+
+    func run(in runtime: FerryRuntime) async throws {
+        let engine = SyncEngine(runtime: runtime)
+        if once {
+            let summary = try await engine.runOnce()
+            let status = try await QueueInspector(runtime: runtime).status()
+            if global.json {
+                try Output(json: true).printJSON(RunReport(summary: summary, status: status))
+            } else {
+                print(RunReport.render(summary: summary, status: status))
+            }
+            if summary.failed { throw CommandFailure(exitCode: 1) }
+            return
+        }
+        let printer = EventPrinter(events: runtime.events, json: global.json)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: engine), .init(service: printer)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: runtime.logger))
+        Output.warn("ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop")
+        try await group.run()
+        Output.warn("ferry: stopped; nothing in flight was lost")
+    }
+}
+
+/// What `ferry run --once` reports.
+struct RunReport: Encodable {
+    let summary: Summary
+    let status: QueueInspector.Status
+
+    struct Summary: Encodable {
+        let sent, retried, deadLettered, conflicts: Int
+        let pulls: [String: PullSummary.Counts]
+        let pullFailures: [String: String]
+    }
+
+    init(summary: RunSummary, status: QueueInspector.Status) {
+        self.summary = Summary(
+            sent: summary.sent, retried: summary.retried, deadLettered: summary.deadLettered,
+            conflicts: summary.conflicts, pulls: summary.pulls.mapValues(PullSummary.Counts.init),
+            pullFailures: summary.pullFailures)
+        self.status = status
+    }
+
+    static func render(summary: RunSummary, status: QueueInspector.Status) -> String {
+        var lines = [
+            "sent \(summary.sent), retrying \(summary.retried), dead letters \(summary.deadLettered), conflicts \(summary.conflicts)",
+            "connectivity: \(status.connectivity.summary)",
+        ]
+        for (plugin, pull) in summary.pulls.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(plugin): pulled \(pull.upserted) changed, \(pull.deleted) deleted, \(pull.rebased) kept with pending writes")
+        }
+        for (plugin, reason) in summary.pullFailures.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(plugin): pull failed: \(reason)")
+        }
+        let waiting = status.plugins.filter { $0.pending + $0.queued + $0.dead + $0.conflicts > 0 || $0.needsLogin }
+        for plugin in waiting {
+            lines.append("\(plugin.plugin): \(StatusCommand.describe(plugin))")
+        }
+        if waiting.isEmpty { lines.append("nothing waiting") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension PullSummary {
+    /// The counts as JSON.
+    struct Counts: Encodable {
+        let upserted, deleted, rebased: Int
+        init(_ summary: PullSummary) {
+            upserted = summary.upserted
+            deleted = summary.deleted
+            rebased = summary.rebased
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry status`: per plugin, what is waiting and why.
+struct StatusCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in runtime: FerryRuntime) async throws {
+        let status = try await QueueInspector(runtime: runtime).status()
+        if global.json { return try Output(json: true).printJSON(status) }
+        print("connectivity: \(status.connectivity.summary)")
+        let now = runtime.clock.now()
+        Output(json: false).table(
+            ["PLUGIN", "PENDING", "DEAD", "CONFLICTS", "LAST SYNC", "STATE"],
+            status.plugins.map { plugin in
+                [
+                    plugin.plugin, "\(plugin.pending + plugin.queued + plugin.inFlight)", "\(plugin.dead)", "\(plugin.conflicts)",
+                    plugin.lastSync.map { Output.relative($0, now: now) } ?? "never", Self.describe(plugin),
+                ]
+            })
+    }
+
+    /// One phrase for a plugin's state.
+    static func describe(_ plugin: QueueInspector.PluginStatus) -> String {
+        var parts: [String] = []
+        if plugin.needsLogin { parts.append("needs login") }
+        if plugin.waitingForConnectivity > 0 { parts.append("\(plugin.waitingForConnectivity) waiting for the remote") }
+        if plugin.backingOff > 0 { parts.append("\(plugin.backingOff) backing off") }
+        if plugin.queued > 0 { parts.append("\(plugin.queued) behind others") }
+        if plugin.dead > 0 { parts.append("\(plugin.dead) dead: `ferry queue list --state dead`") }
+        if plugin.conflicts > 0 { parts.append("\(plugin.conflicts) conflicts: `ferry conflicts list`") }
+        return parts.isEmpty ? (plugin.pending > 0 ? "\(plugin.pending) ready" : "in sync") : parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SyncKernel
+
+/// The `ferry` executable's entry: parses, opens the runtime for commands that need
+/// one, and turns errors into messages and exit codes.
+public enum FerryMain {
+    public static func main() async {
+        do {
+            var command = try Ferry.parseAsRoot()
+            if let runtimeCommand = command as? any RuntimeCommand {
+                try await RuntimeHost.run(runtimeCommand)
+            } else if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as FerryError {
+            Output.warn("error: \(error.message)")
+            exit(ExitCodes.code(for: error))
+        } catch let error as CommandFailure {
+            exit(error.exitCode)
+        } catch {
+            Ferry.exit(withError: error)
+        }
+    }
+}
+
+/// A command finished and already reported why it failed; only the exit code is left.
+public struct CommandFailure: Error {
+    public let exitCode: Int32
+    public init(exitCode: Int32 = 1) { self.exitCode = exitCode }
+}
+
+/// Exit codes, decided here and nowhere else (sysexits where one fits).
+public enum ExitCodes {
+    public static func code(for error: FerryError) -> Int32 {
+        switch error.code {
+        case .usage: 64
+        case .notFound: 66
+        case .requiresConnection, .remoteUnavailable: 69
+        case .storage, .storageUnavailable, .file: 74
+        case .conflict: 75
+        case .needsLogin: 77
+        case .configuration, .plugin: 78
+        default: 1
+        }
+    }
+}

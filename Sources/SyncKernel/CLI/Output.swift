@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes what commands show: aligned tables for people, JSON for scripts, colour only on a terminal.
+public struct Output: Sendable {
+    public let json: Bool
+
+    public init(json: Bool) {
+        self.json = json
+    }
+
+    /// Whether standard output is a terminal.
+    public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Prints `value` as JSON (snake_case keys, sorted, ISO-8601 dates).
+    public func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder.ferry
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Prints rows under a header, each column as wide as its widest cell.
+    public func table(_ header: [String], _ rows: [[String]]) {
+        print(Self.render(header, rows), terminator: "")
+    }
+
+    public static func render(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        var text = ""
+        for (index, row) in all.enumerated() {
+            let cells = row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            let line = cells.joined(separator: "  ")
+            text += (index == 0 ? bold(line) : line) + "\n"
+        }
+        return text
+    }
+
+    /// `text` in bold on a terminal, plain elsewhere.
+    public static func bold(_ text: String) -> String {
+        isTerminal ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+    }
+
+    /// Prints to standard error.
+    public static func warn(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Asks a yes/no question on the terminal; `assumeYes` answers it. Without a terminal
+    /// and without `assumeYes`, the answer is no.
+    public static func confirm(_ question: String, assumeYes: Bool) -> Bool {
+        if assumeYes { return true }
+        guard isatty(STDIN_FILENO) == 1 else {
+            warn("\(question) [y/N] no (not a terminal; pass --yes to confirm)")
+            return false
+        }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
+    }
+
+    /// A short relative description of `date` against `now`: "in 5 s", "3 min ago".
+    public static func relative(_ date: Date, now: Date) -> String {
+        let seconds = date.timeIntervalSince(now)
+        let magnitude = abs(seconds)
+        let text: String
+        switch magnitude {
+        case ..<1: return "now"
+        case ..<120: text = "\(Int(magnitude)) s"
+        case ..<7200: text = "\(Int(magnitude / 60)) min"
+        case ..<172_800: text = "\(Int(magnitude / 3600)) h"
+        default: text = "\(Int(magnitude / 86_400)) d"
+        }
+        return seconds > 0 ? "in \(text)" : "\(text) ago"
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+extension FerryRuntime {
+    /// Sends a dead (or waiting) operation again now, with its attempts reset.
+    public func retry(_ operation: QueuedOperation) async throws {
+        let now = clock.now()
+        try await store.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE kernel_operations
+                    SET state = 'pending', attempts = 0, next_attempt_at = ?, waiting_for = NULL, last_error = NULL
+                    WHERE seq = ? AND state IN ('dead', 'pending')
+                    """,
+                arguments: [now.timeIntervalSince1970, operation.sequence])
+        }
+    }
+
+    /// Sends every dead letter again; returns how many.
+    public func retryAllDead() async throws -> Int {
+        let now = clock.now()
+        return try await store.write { db in
+            try db.execute(
+                sql: "UPDATE kernel_operations SET state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL WHERE state = 'dead'",
+                arguments: [now.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+
+    /// Drops an operation for good. The plugin's cursors are reset so that the next pull
+    /// brings the entity back to the remote's state.
+    public func discard(_ operation: QueuedOperation) async throws {
+        guard operation.state != .inFlight else {
+            throw FerryError(.usage, "operation \(operation.shortID) is being sent right now; try again in a moment")
+        }
+        try await store.write { db in
+            try OutboxQueries.delete(operation.sequence, in: db)
+            try db.execute(
+                sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
+                arguments: [operation.id.uuidString.lowercased()])
+            try SyncCursors.reset(plugin: operation.plugin, in: db)
+        }
+    }
+}
