@@ -1,0 +1,12 @@
+/// The composition of every endpoint the server answers.
+enum ServerRoutes {
+    static func router() -> APIRouter {
+        var router = APIRouter()
+        router.add(Route(.get, "/v1/health", access: .anyone) { _, _ in .json(["status": "ok"]) })
+        router.add(contentsOf: AuthRoutes.routes)
+        router.add(contentsOf: AdminRoutes.routes)
+        router.add(contentsOf: RecipeRoutes.routes)
+        router.add(contentsOf: SavedRecipeRoutes.routes)
+        return router
+    }
+}
