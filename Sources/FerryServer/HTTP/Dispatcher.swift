@@ -88,6 +88,7 @@ struct Dispatcher: Sendable {
         } catch let error as APIError {
             response = .error(error)
         }
+        // Other errors are not recorded: the request may be retried.
         if response.status.code < 500 {
             let now = environment.now
             try await database.write { db in
@@ -113,6 +114,9 @@ struct Dispatcher: Sendable {
     private func respond(to error: any Error, request: APIRequest) -> APIResponse {
         if let error = error as? APIError {
             return .error(error)
+        }
+        if let failure = error as? TMDBFailure {
+            return .json(failure.body, status: .init(code: failure.status))
         }
         environment.logger.error(
             "Unexpected error", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.path)", "error": "\(error)"]

@@ -7,6 +7,9 @@ enum ServerRoutes {
         router.add(contentsOf: AdminRoutes.routes)
         router.add(contentsOf: RecipeRoutes.routes)
         router.add(contentsOf: SavedRecipeRoutes.routes)
+        router.add(contentsOf: MovieRoutes.routes)
+        router.add(contentsOf: People.routes)
+        router.add(contentsOf: TMDBRoutes.routes)
         return router
     }
 }
