@@ -10,6 +10,9 @@ enum ServerRoutes {
         router.add(contentsOf: MovieRoutes.routes)
         router.add(contentsOf: People.routes)
         router.add(contentsOf: TMDBRoutes.routes)
+        router.add(contentsOf: GroupRoutes.routes)
+        router.add(contentsOf: RoundRoutes.routes)
+        router.add(contentsOf: VotingRoutes.routes)
         return router
     }
 }
