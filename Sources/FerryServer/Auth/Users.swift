@@ -9,12 +9,12 @@ enum Users {
 
     /// Creates a user; 409 `username_taken` when the username exists.
     static func create(
-        _ db: Database, username: String, password: String, displayName: String, cost: UInt8, now: Date
+        _ db: Database, id: String? = nil, username: String, password: String, displayName: String, cost: UInt8, now: Date
     ) throws -> JSON {
         if try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [username]) != nil {
             throw APIError(.conflict, "username_taken", "The username '\(username)' is taken.")
         }
-        let id = TokenGenerator.id(prefix: "u_")
+        let id = id ?? TokenGenerator.id(prefix: "u_")
         let hash = Bcrypt.hash(password, cost: max(4, min(31, cost)))
         try db.execute(
             sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -13,6 +13,8 @@ enum ServerRoutes {
         router.add(contentsOf: GroupRoutes.routes)
         router.add(contentsOf: RoundRoutes.routes)
         router.add(contentsOf: VotingRoutes.routes)
+        router.add(contentsOf: AudioRoutes.routes)
+        router.add(BatchRoute.route(inner: router))
         return router
     }
 }
