@@ -1,0 +1,66 @@
+import Foundation
+import HummingbirdBcrypt
+
+/// `/v1/auth/...`: login, refresh, logout, me.
+enum AuthRoutes {
+    static var routes: [Route] {
+        [
+            Route(.post, "/v1/auth/login", access: .anyone, batchable: false, handler: login),
+            Route(.post, "/v1/auth/refresh", access: .anyone, batchable: false, handler: refresh),
+            Route(.post, "/v1/auth/logout", handler: logout),
+            Route(.get, "/v1/auth/me", handler: me),
+        ]
+    }
+
+    static func login(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let body = try request.jsonObject(allowing: ["username", "password"])
+        let username = try body.requiredString("username")
+        let password = try body.requiredString("password")
+        let found = try await env.database.read { db in try Users.find(db, username: username) }
+        let verified = Bcrypt.verify(password, hash: found?.hash ?? Users.dummyHash)
+        guard let found, verified, let userID = found.user["id"]?.stringValue else {
+            throw APIError(.unauthorized, "invalid_credentials", "Unknown username or wrong password.")
+        }
+        let configuration = env.configuration
+        let now = env.now
+        let pair = try await env.database.write { db in
+            try Sessions.open(db, userID: userID, configuration: configuration, now: now)
+        }
+        return .json(tokenBody(access: pair.access, refresh: pair.refresh, user: found.user, configuration: configuration))
+    }
+
+    static func refresh(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let body = try request.jsonObject(allowing: ["refresh_token"])
+        let token = try body.requiredString("refresh_token")
+        let configuration = env.configuration
+        let now = env.now
+        let (user, access, refresh) = try await env.database.write { db in
+            let rotated = try Sessions.refresh(db, refreshToken: token, configuration: configuration, now: now)
+            guard let user = try Users.find(db, id: rotated.userID) else { throw Sessions.refused(.unknown) }
+            return (user, rotated.access, rotated.refresh)
+        }
+        return .json(tokenBody(access: access, refresh: refresh, user: user, configuration: configuration))
+    }
+
+    static func logout(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let user = try request.requireUser()
+        try await env.database.write { db in try Sessions.revoke(db, sessionID: user.sessionID) }
+        return .noContent
+    }
+
+    static func me(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let user = try request.requireUser()
+        return .json(["user": user.json])
+    }
+
+    static func tokenBody(access: String, refresh: String, user: JSON, configuration: FerryServerConfiguration) -> JSON {
+        [
+            "access_token": .string(access),
+            "refresh_token": .string(refresh),
+            "token_type": "Bearer",
+            "expires_in": .int(Int(configuration.accessTokenLifetime)),
+            "refresh_expires_in": .int(Int(configuration.refreshTokenLifetime)),
+            "user": user,
+        ]
+    }
+}

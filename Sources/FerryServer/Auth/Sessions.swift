@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// Sessions and their tokens: issue, rotate on refresh, revoke, resolve a bearer token.
+enum Sessions {
+    /// Why a token was refused; sent as `details.reason` of a 401.
+    enum Refusal: String {
+        case unknown, expired, revoked, reused
+    }
+
+    /// Opens a session for `userID` and returns its first token pair.
+    static func open(_ db: Database, userID: String, configuration: FerryServerConfiguration, now: Date) throws -> (access: String, refresh: String) {
+        let sessionID = TokenGenerator.id(prefix: "s_")
+        try db.execute(
+            sql: "INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)",
+            arguments: [sessionID, userID, Timestamp.string(now)]
+        )
+        return try issue(db, sessionID: sessionID, configuration: configuration, now: now)
+    }
+
+    /// Issues a new access and refresh token in a session.
+    static func issue(_ db: Database, sessionID: String, configuration: FerryServerConfiguration, now: Date) throws -> (access: String, refresh: String) {
+        let access = TokenGenerator.make(prefix: "fat_")
+        let refresh = TokenGenerator.make(prefix: "frt_")
+        let base = now.timeIntervalSince1970
+        try db.execute(
+            sql: "INSERT INTO tokens (token_hash, session_id, kind, expires_at) VALUES (?, ?, 'access', ?), (?, ?, 'refresh', ?)",
+            arguments: [
+                SHA256.hex(access), sessionID, base + configuration.accessTokenLifetime,
+                SHA256.hex(refresh), sessionID, base + configuration.refreshTokenLifetime,
+            ]
+        )
+        return (access, refresh)
+    }
+
+    /// The user behind a bearer access token, or why it is refused.
+    static func authenticate(_ db: Database, accessToken: String, now: Date) throws -> Result<AuthenticatedUser, APIError> {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
+                FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
+                WHERE t.token_hash = ? AND t.kind = 'access'
+                """,
+            arguments: [SHA256.hex(accessToken)]
+        ) else { return .failure(refused(.unknown)) }
+        if row["revoked"] as Bool || row["used"] as Bool { return .failure(refused(.revoked)) }
+        if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { return .failure(refused(.expired)) }
+        return .success(AuthenticatedUser(id: row["id"], username: row["username"], displayName: row["display_name"], sessionID: row["session_id"]))
+    }
+
+    /// Rotates a refresh token: the old pair is revoked and a new pair issued in the same session.
+    /// A refresh token presented twice revokes its whole session (theft detection).
+    static func refresh(_ db: Database, refreshToken: String, configuration: FerryServerConfiguration, now: Date) throws -> (userID: String, access: String, refresh: String) {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, s.user_id
+                FROM tokens t JOIN sessions s ON s.id = t.session_id
+                WHERE t.token_hash = ? AND t.kind = 'refresh'
+                """,
+            arguments: [SHA256.hex(refreshToken)]
+        ) else { throw refused(.unknown) }
+        let sessionID: String = row["session_id"]
+        if row["revoked"] as Bool { throw refused(.revoked) }
+        if row["used"] as Bool {
+            try revoke(db, sessionID: sessionID)
+            throw refused(.reused)
+        }
+        if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { throw refused(.expired) }
+        try db.execute(sql: "UPDATE tokens SET used = 1 WHERE session_id = ?", arguments: [sessionID])
+        let pair = try issue(db, sessionID: sessionID, configuration: configuration, now: now)
+        return (row["user_id"], pair.access, pair.refresh)
+    }
+
+    /// Revokes a session and every token in it.
+    static func revoke(_ db: Database, sessionID: String) throws {
+        try db.execute(sql: "UPDATE sessions SET revoked = 1 WHERE id = ?", arguments: [sessionID])
+    }
+
+    static func refused(_ reason: Refusal) -> APIError {
+        let message = switch reason {
+        case .unknown: "The token is not valid."
+        case .expired: "The token has expired; refresh it or log in again."
+        case .revoked: "The token has been revoked; log in again."
+        case .reused: "This refresh token was already used; the session is revoked, log in again."
+        }
+        return APIError(
+            .unauthorized, "unauthorized", message, details: ["reason": .string(reason.rawValue)],
+            headers: ["WWW-Authenticate": "Bearer"]
+        )
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+
+/// Account storage: users with bcrypt password hashes.
+enum Users {
+    /// A hash to verify against when the username is unknown, so both paths cost the same.
+    static let dummyHash = Bcrypt.hash("ferry-dummy-password", cost: 4)
+
+    /// Creates a user; 409 `username_taken` when the username exists.
+    static func create(
+        _ db: Database, id: String? = nil, username: String, password: String, displayName: String, cost: UInt8, now: Date
+    ) throws -> JSON {
+        if try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [username]) != nil {
+            throw APIError(.conflict, "username_taken", "The username '\(username)' is taken.")
+        }
+        let id = id ?? TokenGenerator.id(prefix: "u_")
+        let hash = Bcrypt.hash(password, cost: max(4, min(31, cost)))
+        try db.execute(
+            sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, username, displayName, hash, Timestamp.string(now)]
+        )
+        return ["id": .string(id), "username": .string(username), "display_name": .string(displayName)]
+    }
+
+    /// The user with `username` and its password hash.
+    static func find(_ db: Database, username: String) throws -> (user: JSON, hash: String)? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, username, display_name, password_hash FROM users WHERE username = ?", arguments: [username]
+        ).map { row in
+            (
+                ["id": .string(row["id"]), "username": .string(row["username"]), "display_name": .string(row["display_name"])],
+                row["password_hash"]
+            )
+        }
+    }
+
+    /// The public fields of a user by id.
+    static func find(_ db: Database, id: String) throws -> JSON? {
+        try Row.fetchOne(db, sql: "SELECT id, username, display_name FROM users WHERE id = ?", arguments: [id]).map { row in
+            ["id": .string(row["id"]), "username": .string(row["username"]), "display_name": .string(row["display_name"])]
+        }
+    }
+}

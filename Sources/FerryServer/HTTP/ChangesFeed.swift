@@ -1,0 +1,35 @@
+import GRDB
+
+/// `GET /v1/<collection>/changes?since=<cursor>&limit=N` for any entity collection.
+enum ChangesFeed {
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+
+    /// A handler serving the changes of `collection` in the scope `scope(request)`.
+    static func handler(_ collection: String, scope: @escaping @Sendable (APIRequest) throws -> String) -> RouteHandler {
+        { request, env in
+            let scope = try scope(request)
+            let since: Int
+            if let raw = request.query["since"], !raw.isEmpty {
+                guard let value = Int(raw), value >= 0 else {
+                    throw APIError.badRequest("invalid_cursor", "The cursor '\(raw.prefix(64))' is not one this server issued.")
+                }
+                since = value
+            } else {
+                since = 0
+            }
+            var limit = defaultLimit
+            if let raw = request.query["limit"] {
+                guard let value = Int(raw), (1...maxLimit).contains(value) else {
+                    throw APIError.badRequest("invalid_limit", "limit must be an integer within 1...\(maxLimit).")
+                }
+                limit = value
+            }
+            let pageSize = limit
+            let page = try await env.database.read { db in
+                try Entities.changes(db, collection, scope: scope, since: since, limit: pageSize)
+            }
+            return .json(["changes": .array(page.changes), "cursor": .string(String(page.cursor)), "has_more": .bool(page.hasMore)])
+        }
+    }
+}

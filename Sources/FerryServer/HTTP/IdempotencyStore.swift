@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+/// Responses recorded per user and `Idempotency-Key`, replayed for a repeated request.
+enum IdempotencyStore {
+    /// A recorded response and the fingerprint of the request that produced it.
+    struct Record: Sendable {
+        var fingerprint: String
+        var response: APIResponse
+    }
+
+    static func find(_ db: Database, userID: String, key: String) throws -> Record? {
+        try Row.fetchOne(
+            db, sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
+            arguments: [userID, key]
+        ).map { row in
+            let headers = (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
+            return Record(
+                fingerprint: row["fingerprint"],
+                response: APIResponse(status: .init(code: row["status"]), headers: headers, body: row["body"])
+            )
+        }
+    }
+
+    static func save(_ db: Database, userID: String, key: String, fingerprint: String, response: APIResponse, now: Date) throws {
+        let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
+        )
+    }
+
+    /// What makes two requests "the same": method, path, query, acting member and body.
+    static func fingerprint(_ request: APIRequest) -> String {
+        let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        let acting = request.header("X-Acting-As-Member") ?? ""
+        return SHA256.hex("\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256.hex(request.body))")
+    }
+}

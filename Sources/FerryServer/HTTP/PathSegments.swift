@@ -1,0 +1,41 @@
+import Foundation
+
+/// Splits a request path into percent-decoded segments and rejects traversal.
+enum PathSegments {
+    /// The decoded segments of `path`, or a 400 `invalid_path` for `.`/`..`, encoded slashes,
+    /// backslashes, NUL or undecodable escapes.
+    static func split(_ path: String) throws(APIError) -> [String] {
+        var segments: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = String(raw).removingPercentEncoding else {
+                throw invalid(path, "undecodable percent escape")
+            }
+            if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\")
+                || decoded.contains("\u{0}")
+            {
+                throw invalid(path, "path segments may not be '.', '..' or contain slashes, backslashes or NUL")
+            }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    private static func invalid(_ path: String, _ reason: String) -> APIError {
+        APIError.badRequest("invalid_path", "Invalid path: \(reason).", details: ["reason": .string(reason)])
+    }
+
+    /// Parses a query string into decoded name/value pairs (`+` is a space).
+    static func query(_ query: String?) -> [String: String] {
+        guard let query, !query.isEmpty else { return [:] }
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            guard let name = parts.first else { continue }
+            result[decode(name)] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return result
+    }
+}

@@ -1,0 +1,73 @@
+import HTTPTypes
+
+/// What a route handler is: it turns a request into a response or throws an ``APIError``.
+typealias RouteHandler = @Sendable (APIRequest, ServerEnvironment) async throws -> APIResponse
+
+/// One endpoint: a method, a path template such as `/v1/movies/{id}`, its access rule and its handler.
+struct Route: Sendable {
+    /// Who may call a route.
+    enum Access: Sendable {
+        /// Anyone.
+        case anyone
+        /// A bearer access token is required.
+        case user
+        /// Only callers on the loopback interface (admin endpoints).
+        case loopback
+    }
+
+    var method: HTTPRequest.Method
+    var template: String
+    var access: Access
+    /// The largest request body accepted, in bytes.
+    var bodyLimit: Int?
+    /// Whether the route may be sent inside `POST /v1/batch`.
+    var batchable: Bool
+    var handler: RouteHandler
+
+    let segments: [Segment]
+
+    /// A template segment: a literal or a named parameter.
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    init(
+        _ method: HTTPRequest.Method, _ template: String, access: Access = .user, bodyLimit: Int? = nil,
+        batchable: Bool = true, handler: @escaping RouteHandler
+    ) {
+        self.method = method
+        self.template = template
+        self.access = access
+        self.bodyLimit = bodyLimit
+        self.batchable = batchable
+        self.handler = handler
+        self.segments = template.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            if part.hasPrefix("{") && part.hasSuffix("}") {
+                .parameter(String(part.dropFirst().dropLast()))
+            } else {
+                .literal(String(part))
+            }
+        }
+    }
+
+    /// The decoded parameters when `pathSegments` fits this template, else nil.
+    func match(_ pathSegments: [String]) -> [String: String]? {
+        guard pathSegments.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, actual) in zip(segments, pathSegments) {
+            switch segment {
+            case .literal(let literal):
+                guard literal == actual else { return nil }
+            case .parameter(let name):
+                parameters[name] = actual
+            }
+        }
+        return parameters
+    }
+
+    /// How specific the template is: literal segments win over parameters.
+    var literalCount: Int {
+        segments.filter { if case .literal = $0 { true } else { false } }.count
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+
+/// `/v1/movies`: the caller's movie list, filled from the TMDB catalogue.
+enum MovieRoutes {
+    static let collection = "movies"
+    static let statuses: Set<String> = ["want_to_watch", "watching", "watched"]
+
+    static var routes: [Route] {
+        [
+            Route(.get, "/v1/movies") { request, env in
+                let user = try request.requireUser()
+                let status = request.query["status"]
+                if let status, !statuses.contains(status) {
+                    throw APIError.badRequest("invalid_status", "status must be one of \(statuses.sorted().joined(separator: ", ")).")
+                }
+                let movies = try await env.database.read { db in
+                    try Entities.list(db, collection, scope: user.scope).filter { status == nil || $0["status"]?.stringValue == status }
+                }
+                return .json(["movies": .array(movies)])
+            },
+            Route(.get, "/v1/movies/changes", handler: ChangesFeed.handler(collection) { try $0.requireUser().scope }),
+            Route(.post, "/v1/movies", handler: add),
+            Route(.get, "/v1/movies/{id}") { request, env in
+                let user = try request.requireUser()
+                let id = try Identifier.validated(request.parameter("id"))
+                let movie = try await env.database.read { db in
+                    try Entities.require(db, collection, scope: user.scope, id: id, code: "movie_not_found")
+                }
+                return .entity(movie)
+            },
+            Route(.patch, "/v1/movies/{id}", handler: MoviePatch.handle),
+            Route(.delete, "/v1/movies/{id}", handler: delete),
+        ]
+    }
+
+    static func add(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let user = try request.requireUser()
+        let body = try request.jsonObject(allowing: ["tmdb_id", "recommender", "status", "my_rating", "date_watched"])
+        let tmdbID = try body.requiredInt("tmdb_id")
+        guard let film = TMDBCatalogue.film(tmdbID) else {
+            throw APIError(.notFound, "tmdb_movie_not_found", "TMDB has no movie with id \(tmdbID).", details: ["tmdb_id": .int(tmdbID)])
+        }
+        var fields = try MoviePatch.validated(body.filter { $0.key != "tmdb_id" })
+        if fields["status"] == nil { fields["status"] = "want_to_watch" }
+        let initial = fields
+        let now = env.now
+        let movie = try await env.database.write { db in
+            if let existing = try find(db, scope: user.scope, tmdbID: tmdbID) {
+                throw APIError.conflict("movie_already_in_list", "'\(film.title)' is already in the list.", current: existing)
+            }
+            var data = entity(for: film)
+            for (key, value) in initial { data[key] = value }
+            data["created_at"] = .string(Timestamp.string(now))
+            let movie = try Entities.put(db, collection, scope: user.scope, id: TokenGenerator.id(prefix: "m_"), data: data, now: now)
+            try People.recompute(db, scope: user.scope, now: now)
+            return movie
+        }
+        let id = movie["id"]?.stringValue ?? ""
+        return .entity(movie, status: .created, headers: ["Location": "/v1/movies/\(id)"])
+    }
+
+    static func delete(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
+        let user = try request.requireUser()
+        let id = try Identifier.validated(request.parameter("id"))
+        let now = env.now
+        try await env.database.write { db in
+            let current = try Entities.require(db, collection, scope: user.scope, id: id, code: "movie_not_found")
+            try Conditional.check(request, current: current)
+            try Entities.delete(db, collection, scope: user.scope, id: id, now: now)
+            try People.recompute(db, scope: user.scope, now: now)
+        }
+        return .noContent
+    }
+
+    static func find(_ db: Database, scope: String, tmdbID: Int) throws -> JSON? {
+        try Entities.list(db, collection, scope: scope, filter: "json_extract(data, '$.tmdb_id') = ?", arguments: [tmdbID]).first
+    }
+
+    /// A list entry's catalogue fields for a film.
+    static func entity(for film: TMDBFilm) -> JSON {
+        [
+            "tmdb_id": .int(film.id), "imdb_id": .string(film.imdbID), "title": .string(film.title),
+            "year": .optional(film.year), "genres": .array(film.genreNames.map(JSON.string)),
+            "director": .string(film.director), "overview": .string(film.overview), "poster_path": .string(film.posterPath),
+            "status": "want_to_watch", "my_rating": .null, "date_watched": .null, "recommender": .null,
+        ]
+    }
+}

@@ -1,0 +1,58 @@
+import Logging
+import ServiceLifecycle
+
+/// Ferry's reference backend: the HTTP contract of `docs/protocol.md` over SQLite.
+///
+/// ```swift
+/// let server = try await FerryServer.start(FerryServerConfiguration(port: 0, seedDemo: true))
+/// print(server.baseURL)   // http://127.0.0.1:54321
+/// await server.stop()
+/// ```
+public enum FerryServer {
+    /// Starts the server and returns once it accepts connections.
+    public static func start(_ configuration: FerryServerConfiguration) async throws -> RunningFerryServer {
+        let database = try ServerDatabase(dataDirectory: configuration.dataDirectory)
+        let environment = ServerEnvironment(configuration: configuration, database: database)
+        if configuration.seedDemo {
+            try await DemoSeed.load(into: environment)
+        }
+        let dispatcher = Dispatcher(router: ServerRoutes.router(), environment: environment)
+        let supervisor = ListenerSupervisor(
+            responder: FerryResponder(dispatcher: dispatcher), host: configuration.host, port: configuration.port,
+            logger: configuration.logger
+        )
+        try await supervisor.listen()
+        environment.listener.install { [weak supervisor] seconds in
+            guard let supervisor else { return }
+            environment.listener.isAway = true
+            await supervisor.goAway(for: seconds)
+            environment.listener.isAway = false
+        }
+        let port = await supervisor.port
+        configuration.logger.info("FerryServer listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        return RunningFerryServer(port: port, host: configuration.host, supervisor: supervisor, environment: environment)
+    }
+
+    /// Runs until cancelled or until SIGINT / SIGTERM (for `ferry serve`), then stops gracefully.
+    public static func run(_ configuration: FerryServerConfiguration) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [FerryServerService(configuration: configuration)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: configuration.logger
+            )
+        )
+        try await group.run()
+    }
+}
+
+/// Runs a server as a service: start, wait for graceful shutdown (or cancellation), stop.
+struct FerryServerService: Service {
+    let configuration: FerryServerConfiguration
+
+    func run() async throws {
+        let server = try await FerryServer.start(configuration)
+        try? await gracefulShutdown()
+        await server.stop()
+    }
+}

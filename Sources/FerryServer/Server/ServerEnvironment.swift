@@ -1,0 +1,26 @@
+import Foundation
+import Logging
+
+/// Everything a handler may use: configuration, database, clock, faults, statistics.
+final class ServerEnvironment: Sendable {
+    let configuration: FerryServerConfiguration
+    let database: ServerDatabase
+    let faults: FaultInjector
+    let stats: RequestStats
+    let inFlight: IdempotencyInFlight
+    let listener: ListenerControl
+    let logger: Logger
+
+    init(configuration: FerryServerConfiguration, database: ServerDatabase) {
+        self.configuration = configuration
+        self.database = database
+        self.faults = FaultInjector(configuration.faults)
+        self.stats = RequestStats()
+        self.inFlight = IdempotencyInFlight()
+        self.listener = ListenerControl()
+        self.logger = configuration.logger
+    }
+
+    /// The current time from the configured clock.
+    var now: Date { configuration.now() }
+}

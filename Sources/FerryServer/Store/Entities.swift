@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// The versioned entity store every domain shares: one row per entity, a version per
+/// entity, a global sequence number per change and tombstones for deletions.
+///
+/// A *collection* is what a changes feed covers (`movies`, `recipes`); a *scope* is whose
+/// it is (`user:<id>`, `group:<id>`, `global`).
+enum Entities {
+    /// The live entity, or nil when absent or deleted.
+    static func fetch(_ db: Database, _ collection: String, scope: String, id: String) throws -> JSON? {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0",
+            arguments: [collection, scope, id]
+        )
+        return row.flatMap { decode($0["data"]) }
+    }
+
+    /// The live entity or a 404 with `code`.
+    static func require(_ db: Database, _ collection: String, scope: String, id: String, code: String) throws -> JSON {
+        guard let entity = try fetch(db, collection, scope: scope, id: id) else {
+            throw APIError.notFound(code, "No \(collection.replacingOccurrences(of: "_", with: " ")) entity with id '\(id)'.")
+        }
+        return entity
+    }
+
+    /// Live entities of a collection in a scope, oldest first, optionally filtered by an SQL condition on `data`.
+    static func list(
+        _ db: Database, _ collection: String, scope: String, filter: String? = nil, arguments: StatementArguments = []
+    ) throws -> [JSON] {
+        var sql = "SELECT data FROM entities WHERE collection = ? AND scope = ? AND deleted = 0"
+        if let filter { sql += " AND (\(filter))" }
+        sql += " ORDER BY seq"
+        var all: StatementArguments = [collection, scope]
+        all += arguments
+        return try Row.fetchAll(db, sql: sql, arguments: all).compactMap { decode($0["data"]) }
+    }
+
+    /// Live entities of a collection in any scope matching an SQL condition on `data` and `scope`.
+    static func listAnyScope(_ db: Database, _ collection: String, filter: String, arguments: StatementArguments) throws -> [JSON] {
+        var all: StatementArguments = [collection]
+        all += arguments
+        return try Row.fetchAll(
+            db, sql: "SELECT data FROM entities WHERE collection = ? AND deleted = 0 AND (\(filter)) ORDER BY seq",
+            arguments: all
+        ).compactMap { decode($0["data"]) }
+    }
+
+    /// Creates or replaces an entity: bumps its version, stamps `id`, `version` and `updated_at`,
+    /// records a change. Returns the stored entity.
+    @discardableResult
+    static func put(_ db: Database, _ collection: String, scope: String, id: String, data: JSON, now: Date) throws -> JSON {
+        let previous = try Int.fetchOne(
+            db, sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
+            arguments: [collection, scope, id]
+        )
+        var entity = data
+        let version = (previous ?? 0) + 1
+        let updatedAt = Timestamp.string(now)
+        entity["id"] = .string(id)
+        entity["version"] = .int(version)
+        entity["updated_at"] = .string(updatedAt)
+        let text = String(decoding: entity.encoded(), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
+                VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+                ON CONFLICT (collection, scope, id) DO UPDATE SET
+                    version = excluded.version, seq = excluded.seq, deleted = 0,
+                    updated_at = excluded.updated_at, data = excluded.data
+                """,
+            arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text]
+        )
+        return entity
+    }
+
+    /// Deletes an entity, leaving a tombstone for changes feeds. Returns false when it was not live.
+    @discardableResult
+    static func delete(_ db: Database, _ collection: String, scope: String, id: String, now: Date) throws -> Bool {
+        try db.execute(
+            sql: """
+                UPDATE entities SET deleted = 1, version = version + 1, seq = ?, updated_at = ?
+                WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0
+                """,
+            arguments: [try nextSequence(db), Timestamp.string(now), collection, scope, id]
+        )
+        return db.changesCount > 0
+    }
+
+    /// One page of a changes feed after `since`.
+    static func changes(
+        _ db: Database, _ collection: String, scope: String, since: Int, limit: Int
+    ) throws -> (changes: [JSON], cursor: Int, hasMore: Bool) {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, deleted, data, seq FROM entities
+                WHERE collection = ? AND scope = ? AND seq > ? ORDER BY seq LIMIT ?
+                """,
+            arguments: [collection, scope, since, limit + 1]
+        )
+        let page = rows.prefix(limit)
+        let changes: [JSON] = page.map { row in
+            let id: String = row["id"]
+            let deleted: Bool = row["deleted"]
+            if deleted {
+                return ["type": "delete", "id": .string(id)]
+            }
+            return ["type": "upsert", "id": .string(id), "entity": decode(row["data"]) ?? .null]
+        }
+        let cursor: Int = page.last?["seq"] ?? since
+        return (changes, cursor, rows.count > limit)
+    }
+
+    private static func nextSequence(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities") ?? 1
+    }
+
+    private static func decode(_ text: String?) -> JSON? {
+        text.flatMap { JSON.decode(Data($0.utf8)) }
+    }
+}

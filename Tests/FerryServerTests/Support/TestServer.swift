@@ -1,0 +1,79 @@
+import AsyncHTTPClient
+import FerryServer
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// A real FerryServer on a free loopback port, and a small HTTP client for it.
+struct TestServer {
+    let server: RunningFerryServer
+    let clock: TestClock
+
+    /// Starts a server with fast password hashing and short demo tracks.
+    static func start(
+        seedDemo: Bool = true, faults: FaultSettings = .init(),
+        configure: (inout FerryServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        let clock = TestClock()
+        var logger = Logger(label: "ferry.server.tests")
+        logger.logLevel = .warning
+        var configuration = FerryServerConfiguration(port: 0, seedDemo: seedDemo, faults: faults, logger: logger)
+        configuration.passwordHashCost = 4
+        configuration.demoTrackSeconds = 0.5
+        configuration.now = { clock.now }
+        configure(&configuration)
+        return TestServer(server: try await FerryServer.start(configuration), clock: clock)
+    }
+
+    /// Sends a request; `json` is serialized with JSONSerialization, `body` is sent as is.
+    func request(
+        _ method: HTTPMethod, _ path: String, json: Any? = nil, body: Data? = nil, token: String? = nil,
+        headers: [String: String] = [:], timeout: TimeAmount = .seconds(10)
+    ) async throws -> TestResponse {
+        var request = HTTPClientRequest(url: server.baseURL + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let json {
+            let data = try JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed])
+            request.body = .bytes(ByteBuffer(bytes: data))
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                request.headers.add(name: "Content-Type", value: "application/json")
+            }
+        } else if let body {
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        var responseHeaders: [String: String] = [:]
+        for header in response.headers { responseHeaders[header.name.lowercased()] = header.value }
+        return TestResponse(status: Int(response.status.code), headers: responseHeaders, body: Data(buffer.readableBytesView))
+    }
+
+    /// Logs in and returns the access token.
+    func login(_ username: String = "demo", _ password: String = "demo-password") async throws -> String {
+        let response = try await request(.POST, "/v1/auth/login", json: ["username": username, "password": password])
+        guard let token = response.object["access_token"] as? String else {
+            throw TestFailure("login as \(username) failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return token
+    }
+
+    /// Creates a user through the loopback admin endpoint and returns its access token.
+    func createUser(_ username: String, password: String = "password-1") async throws -> String {
+        let created = try await request(.POST, "/admin/users", json: ["username": username, "password": password])
+        guard created.status == 201 else { throw TestFailure("creating \(username) failed: \(created.status)") }
+        return try await login(username, password)
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+}
+
+/// A failure in the test support itself.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
