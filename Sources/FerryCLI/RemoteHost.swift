@@ -1,26 +1,46 @@
+import FerryServer
 import Foundation
+import Logging
 import SyncKernel
 
 /// Resolves the configured `server:` to a URL; `embedded` starts the reference server
-/// in this process on a free loopback port, once, and stops it at the end.
+/// in this process on a free loopback port, once, with demo data in
+/// `<data_dir>/server`, and stops it at the end.
 actor RemoteHost {
     let configuration: FerryConfiguration
+    private var embedded: RunningFerryServer?
 
     init(configuration: FerryConfiguration) {
         self.configuration = configuration
     }
 
     func resolve(_ remote: String) async throws -> String {
-        guard remote == "embedded" else {
-            guard let url = URL(string: remote), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw FerryError(
-                    .configuration,
-                    "\(configuration.file): server \(remote) is neither `embedded` nor an http(s) URL; write e.g. server: https://api.example.com")
-            }
-            return remote
+        if remote == "embedded" { return try await startEmbedded().baseURL }
+        guard let url = URL(string: remote), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw FerryError(
+                .configuration,
+                "\(configuration.file): server \(remote) is neither `embedded` nor an http(s) URL; write e.g. server: https://api.example.com")
         }
-        throw FerryError(.configuration, "this build has no embedded server yet; set server: to a URL in \(configuration.file)")
+        return remote
     }
 
-    func stop() async {}
+    private func startEmbedded() async throws -> RunningFerryServer {
+        if let embedded { return embedded }
+        var logger = Logger(label: "ferry.embedded-server")
+        logger.logLevel = .warning
+        let folder = configuration.dataDirectory.appendingPathComponent("server").path
+        do {
+            let server = try await FerryServer.start(
+                FerryServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder, seedDemo: true, logger: logger))
+            embedded = server
+            return server
+        } catch {
+            throw FerryError(.storage, "could not start the embedded server in \(folder): \(error)", underlying: error)
+        }
+    }
+
+    func stop() async {
+        await embedded?.stop()
+        embedded = nil
+    }
 }

@@ -1,0 +1,29 @@
+import ArgumentParser
+import FerryServer
+import Foundation
+import Logging
+
+/// `ferry serve`: runs the reference backend.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
+        discussion: "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data.")
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "The folder for the server's database and files; in memory when left out.") var data: String?
+    @Flag(help: "Load demo data (idempotent).") var seedDemo = false
+    @Flag(help: "Log at debug level.") var verbose = false
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        try await FerryServer.run(
+            FerryServerConfiguration(
+                host: host, port: port, dataDirectory: data, seedDemo: seedDemo, logger: Logger(label: "ferry.server")))
+    }
+}
