@@ -83,12 +83,21 @@ let package = Package(
 )
 
 /// The domain plugins that ship with Ferry; each lives in `Plugins/<Name>`.
-var domainPlugins: [String] { [] }
+var domainPlugins: [String] { ["Auth", "Recipes", "Movies", "Family"] }
 
 /// Declares a domain plugin's library target and its test target.
 func domainPluginTargets(_ name: String) -> [Target] {
     [
-        .target(name: "\(name)Plugin", dependencies: ["SyncKernel"], path: "Plugins/\(name)/Sources"),
+        .target(
+            name: "\(name)Plugin",
+            dependencies: [
+                "SyncKernel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/\(name)/Sources"
+        ),
         .testTarget(
             name: "\(name)PluginTests",
             dependencies: [.target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer"],

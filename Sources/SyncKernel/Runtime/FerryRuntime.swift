@@ -144,3 +144,15 @@ actor RemoteResolver {
         remotes.compactMap { resolved[$0] ?? ($0 == "embedded" ? nil : $0) }
     }
 }
+
+extension FerryRuntime {
+    /// The enabled plugin of type `P`, for its commands.
+    public func plugin<P: SyncPlugin>(_ type: P.Type) throws -> P {
+        guard let plugin = registry.plugin(named: P.name) as? P else {
+            throw FerryError(
+                .configuration,
+                "the \(P.name) plugin is not enabled; add `\(P.name): {enabled: true}` under plugins: in \(configuration.file)")
+        }
+        return plugin
+    }
+}
