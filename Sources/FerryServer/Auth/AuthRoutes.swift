@@ -34,11 +34,16 @@ enum AuthRoutes {
         let token = try body.requiredString("refresh_token")
         let configuration = env.configuration
         let now = env.now
-        let (user, access, refresh) = try await env.database.write { db in
-            let rotated = try Sessions.refresh(db, refreshToken: token, configuration: configuration, now: now)
-            guard let user = try Users.find(db, id: rotated.userID) else { throw Sessions.refused(.unknown) }
-            return (user, rotated.access, rotated.refresh)
+        let outcome = try await env.database.write { db -> Result<(JSON, String, String), APIError> in
+            switch try Sessions.refresh(db, refreshToken: token, configuration: configuration, now: now) {
+            case .failure(let error):
+                return .failure(error)
+            case .success(let rotated):
+                guard let user = try Users.find(db, id: rotated.userID) else { return .failure(Sessions.refused(.unknown)) }
+                return .success((user, rotated.access, rotated.refresh))
+            }
         }
+        let (user, access, refresh) = try outcome.get()
         return .json(tokenBody(access: access, refresh: refresh, user: user, configuration: configuration))
     }
 

@@ -51,7 +51,8 @@ enum Sessions {
 
     /// Rotates a refresh token: the old pair is revoked and a new pair issued in the same session.
     /// A refresh token presented twice revokes its whole session (theft detection).
-    static func refresh(_ db: Database, refreshToken: String, configuration: FerryServerConfiguration, now: Date) throws -> (userID: String, access: String, refresh: String) {
+    /// Returns a failure (instead of throwing) so that a theft revocation commits.
+    static func refresh(_ db: Database, refreshToken: String, configuration: FerryServerConfiguration, now: Date) throws -> Result<(userID: String, access: String, refresh: String), APIError> {
         guard let row = try Row.fetchOne(
             db,
             sql: """
@@ -60,17 +61,17 @@ enum Sessions {
                 WHERE t.token_hash = ? AND t.kind = 'refresh'
                 """,
             arguments: [SHA256.hex(refreshToken)]
-        ) else { throw refused(.unknown) }
+        ) else { return .failure(refused(.unknown)) }
         let sessionID: String = row["session_id"]
-        if row["revoked"] as Bool { throw refused(.revoked) }
+        if row["revoked"] as Bool { return .failure(refused(.revoked)) }
         if row["used"] as Bool {
             try revoke(db, sessionID: sessionID)
-            throw refused(.reused)
+            return .failure(refused(.reused))
         }
-        if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { throw refused(.expired) }
+        if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { return .failure(refused(.expired)) }
         try db.execute(sql: "UPDATE tokens SET used = 1 WHERE session_id = ?", arguments: [sessionID])
         let pair = try issue(db, sessionID: sessionID, configuration: configuration, now: now)
-        return (row["user_id"], pair.access, pair.refresh)
+        return .success((row["user_id"], pair.access, pair.refresh))
     }
 
     /// Revokes a session and every token in it.

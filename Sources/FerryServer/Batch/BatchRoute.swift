@@ -73,6 +73,9 @@ enum BatchRoute {
         }
         let parts = fullPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
+        if path.hasPrefix("/v1/batch") {
+            throw APIError.badRequest("not_batchable", "A batch cannot contain another batch.")
+        }
         let httpMethod = HTTPRequest.Method(method) ?? .get
         let (route, parameters) = try dispatcher.resolve(method: httpMethod, path: path)
         guard route.batchable else {

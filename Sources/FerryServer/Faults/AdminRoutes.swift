@@ -56,7 +56,9 @@ enum AdminRoutes {
             throw APIError.invalidField("seconds", "Field 'seconds' must be within 0 < seconds <= 300.")
         }
         let listener = env.listener
-        Task {
+        // Detached: a child of this request would inherit the old listener's task-locals
+        // (its graceful-shutdown state) and stop the new listener at once.
+        Task.detached {
             // Let this response reach the caller before the listener goes.
             try? await Task.sleep(for: .milliseconds(50))
             await listener.goAway(for: seconds)

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@Suite("Movies list and people")
+struct MovieTests {
+    @Test func addFillsDetailsFromTheCatalogue() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let response = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 593, "recommender": "Kim"], token: token)
+        #expect(response.status == 201)
+        #expect(response.object["title"] as? String == "Solaris")
+        #expect(response.object["year"] as? Int == 1972)
+        #expect(response.object["imdb_id"] as? String == "tt0069293")
+        #expect(response.object["director"] as? String == "Andrei Tarkovsky")
+        #expect(response.object["status"] as? String == "want_to_watch")
+        #expect((response.object["genres"] as? [String])?.contains("Science Fiction") == true)
+        #expect(response.header("ETag") == "\"1\"")
+        let id = try #require(response.object["id"] as? String)
+        #expect(response.header("Location") == "/v1/movies/\(id)")
+        let got = try await server.request(.GET, "/v1/movies/\(id)", token: token)
+        #expect(got.object["recommender"] as? String == "Kim")
+        await server.stop()
+    }
+
+    @Test func addingATitleAlreadyInTheListIs409WithTheCurrentEntry() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let response = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 949], token: token)
+        #expect(response.status == 409)
+        #expect(response.errorCode == "movie_already_in_list")
+        #expect((response.errorDetails["current"] as? [String: Any])?["id"] as? String == "m_demo_heat")
+        let unknown = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 999_999_999], token: token)
+        #expect(unknown.status == 404)
+        #expect(unknown.errorCode == "tmdb_movie_not_found")
+        await server.stop()
+    }
+
+    @Test func patchUpdatesAndStaleIfMatchIs412WithCurrent() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let patched = try await server.request(
+            .PATCH, "/v1/movies/m_demo_heat", json: ["status": "watched", "my_rating": 9, "date_watched": "2025-01-04"],
+            token: token, headers: ["If-Match": "\"1\""]
+        )
+        #expect(patched.status == 200)
+        #expect(patched.object["version"] as? Int == 2)
+        #expect(patched.object["status"] as? String == "watched")
+        #expect(patched.header("ETag") == "\"2\"")
+        let stale = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": 3], token: token, headers: ["If-Match": "\"1\""])
+        #expect(stale.status == 412)
+        let current = try #require(stale.errorDetails["current"] as? [String: Any])
+        #expect(current["version"] as? Int == 2)
+        #expect(current["my_rating"] as? Int == 9)
+        let unconditional = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": nil as Int? as Any], token: token)
+        #expect(unconditional.status == 200)
+        await server.stop()
+    }
+
+    @Test func patchRejectsUnknownFieldsAndBadValues() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let unknown = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["title": "Cold"], token: token)
+        #expect(unknown.status == 400)
+        #expect(unknown.errorCode == "unknown_field")
+        for body: [String: Any] in [["status": "lost"], ["my_rating": 11], ["my_rating": "9"], ["date_watched": "yesterday"]] {
+            let response = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: body, token: token)
+            #expect(response.status == 400)
+            #expect(response.errorCode == "invalid_field")
+        }
+        #expect(try await server.request(.PATCH, "/v1/movies/m_nope", json: ["status": "watched"], token: token).status == 404)
+        await server.stop()
+    }
+
+    @Test func deleteLeavesATombstoneInTheChangesFeed() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let before = try await server.request(.GET, "/v1/movies/changes", token: token)
+        #expect((before.object["changes"] as? [Any])?.count == 4)
+        let cursor = try #require(before.object["cursor"] as? String)
+        #expect(try await server.request(.DELETE, "/v1/movies/m_demo_arrival", token: token).status == 204)
+        #expect(try await server.request(.DELETE, "/v1/movies/m_demo_arrival", token: token).status == 404)
+        let after = try await server.request(.GET, "/v1/movies/changes?since=\(cursor)", token: token)
+        let changes = try #require(after.object["changes"] as? [[String: Any]])
+        #expect(changes.map { $0["type"] as? String } == ["delete"])
+        let list = try await server.request(.GET, "/v1/movies?status=watched", token: token)
+        #expect((list.object["movies"] as? [[String: Any]])?.map { $0["id"] as? String } == ["m_demo_dune"])
+        await server.stop()
+    }
+
+    @Test func peopleFollowRecommenders() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let people = try await server.request(.GET, "/v1/people", token: token)
+        let list = try #require(people.object["people"] as? [[String: Any]])
+        let sam = try #require(list.first { $0["name"] as? String == "Sam" })
+        #expect(sam["movie_count"] as? Int == 2)
+        let cursor = try #require(try await server.request(.GET, "/v1/people/changes", token: token).object["cursor"] as? String)
+        _ = try await server.request(.PATCH, "/v1/movies/m_demo_dune", json: ["recommender": "Sam"], token: token)
+        let changes = try await server.request(.GET, "/v1/people/changes?since=\(cursor)", token: token)
+        let types = (changes.object["changes"] as? [[String: Any]] ?? []).map { "\($0["type"] ?? "")-\($0["id"] ?? "")" }
+        #expect(Set(types) == ["delete-alex", "upsert-sam"])
+        await server.stop()
+    }
+
+    @Test func listsArePerUser() async throws {
+        let server = try await TestServer.start()
+        let sam = try await server.login("sam", "sam-password")
+        let list = try await server.request(.GET, "/v1/movies", token: sam)
+        #expect((list.object["movies"] as? [Any])?.isEmpty == true)
+        #expect(try await server.request(.GET, "/v1/movies/m_demo_heat", token: sam).status == 404)
+        await server.stop()
+    }
+}
