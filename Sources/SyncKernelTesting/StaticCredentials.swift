@@ -25,7 +25,7 @@ public final class StaticCredentials: CredentialProvider {
 
     public func accessToken() async -> String? { state.withLock { $0.token } }
 
-    public func refreshAccessToken(rejected: String) async -> String? {
+    public func refreshAccessToken(rejected: String) async throws -> String? {
         state.withLock { state in
             state.refreshCount += 1
             if let refreshed = state.refreshed { state.token = refreshed }

@@ -13,8 +13,8 @@ final class CredentialBroker: CredentialProvider {
 
     func accessToken() async -> String? { await current?.accessToken() }
 
-    func refreshAccessToken(rejected: String) async -> String? {
-        await current?.refreshAccessToken(rejected: rejected)
+    func refreshAccessToken(rejected: String) async throws -> String? {
+        try await current?.refreshAccessToken(rejected: rejected)
     }
 
     func account() async -> String? { await current?.account() }

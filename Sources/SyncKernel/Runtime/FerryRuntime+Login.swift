@@ -1,9 +1,45 @@
 import Foundation
+import GRDB
 
 extension FerryRuntime {
     /// Releases every queue held in "needs login"; their operations become due now.
     public func resumeAfterLogin() async throws {
         let now = clock.now()
         try await store.write { db in try PluginState.resumeAfterLogin(now: now, in: db) }
+    }
+}
+
+extension FerryRuntime {
+    /// Holds every plugin's queue until someone logs in (after a logout or a refused session).
+    public func holdAllForLogin(reason: String) async throws {
+        let names = registry.names
+        try await store.write { db in
+            for name in names { try PluginState.holdForLogin(name, reason: reason, in: db) }
+        }
+    }
+
+    /// How many unsent operations belong to an account other than `account`, per account.
+    public func queuedForOtherAccounts(than account: String) async throws -> [String: Int] {
+        try await store.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT account, COUNT(*) AS n FROM kernel_operations WHERE account IS NOT NULL AND account != ? GROUP BY account",
+                arguments: [account])
+            {
+                counts[row["account"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
+    /// Drops every unsent operation queued under `account`.
+    public func discardQueued(forAccount account: String) async throws -> Int {
+        try await store.write { db in
+            let sequences = try Int64.fetchAll(
+                db, sql: "SELECT seq FROM kernel_operations WHERE account = ? AND state != 'in_flight'", arguments: [account])
+            for sequence in sequences { try OutboxQueries.delete(sequence, in: db) }
+            return sequences.count
+        }
     }
 }

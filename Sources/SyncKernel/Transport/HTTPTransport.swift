@@ -53,7 +53,7 @@ public struct HTTPTransport: Sendable {
         let token = request.authenticated ? await credentials?.accessToken() : nil
         let first = try await execute(request, token: token)
         if first.status == 401, let token, let credentials,
-            let renewed = await credentials.refreshAccessToken(rejected: token)
+            let renewed = try await credentials.refreshAccessToken(rejected: token)
         {
             return try check(try await execute(request, token: renewed))
         }
