@@ -1,0 +1,28 @@
+import Foundation
+
+/// The answer of a read that went through a `CachePolicy`: the value, where it came from,
+/// and whether it holds local writes that the remote has not seen yet.
+///
+/// A UI shows `hasPendingWrites` as a pending badge, and `offline` as a quiet
+/// "offline, showing saved data" line.
+public struct CachedRead<Value: Sendable>: Sendable {
+    /// The value read.
+    public var value: Value
+    /// Whether it came from the cache as it was, or from the cache just refreshed from the network.
+    public var origin: CacheOrigin
+    /// Whether the value includes local writes still waiting in the outbox.
+    public var hasPendingWrites: Bool
+    /// Why the network was not asked or did not answer, when that happened during this read.
+    public var offline: String?
+
+    /// Creates a result.
+    public init(value: Value, origin: CacheOrigin, hasPendingWrites: Bool, offline: String? = nil) {
+        self.value = value
+        self.origin = origin
+        self.hasPendingWrites = hasPendingWrites
+        self.offline = offline
+    }
+
+    /// Whether the value came from the cache without a refresh.
+    public var isFromCache: Bool { origin == .cache }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+/// Runs a read under a `CachePolicy`: the cache first (delivered at once), then the
+/// network when the policy and connectivity allow, then the refreshed cache.
+///
+/// The network step refreshes the cache (a pull); values are always read back from the
+/// cache, so they include local writes that are still pending. Network failures while
+/// offline are logged at debug level and never fail a read that has a cached answer.
+///
+/// ```swift
+/// let reader = CachedReader(connectivity: runtime.connectivity, logger: logger)
+/// let last = try await reader.read(
+///     .cacheThenNetwork,
+///     cache: { try await store.read { db in try Movie.all(db) } },
+///     pending: { try await store.read { db in try Movie.hasPending(db) } },
+///     refresh: { _ = try await plugin.pull(context) },
+///     deliver: { print($0.value) })
+/// ```
+public struct CachedReader: Sendable {
+    let connectivity: any ConnectivityMonitor
+    let clock: any KernelClock
+    let logger: Logger
+
+    /// Creates a reader that asks `connectivity` before any network request.
+    public init(
+        connectivity: any ConnectivityMonitor,
+        clock: any KernelClock = SystemClock(),
+        logger: Logger = Logger(label: "ferry.cache")
+    ) {
+        self.connectivity = connectivity
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Reads under `policy`.
+    ///
+    /// - Parameters:
+    ///   - cache: the cached value, or nil when the cache holds no answer yet.
+    ///   - pending: whether the cached value includes unsent local writes.
+    ///   - refresh: brings the cache up to date from the remote.
+    ///   - deliver: called with each answer as soon as it is known: the cached one, then the refreshed one.
+    /// - Returns: the last answer delivered.
+    /// - Throws: `requires_connection` when the policy needs the network and there is none
+    ///   (`network_only`, or `cache_first` with an empty cache), and the refresh's own
+    ///   failure when it is not an offline one and nothing was delivered.
+    @discardableResult
+    public func read<Value: Sendable>(
+        _ policy: CachePolicy,
+        cache: @Sendable () async throws -> Value?,
+        pending: @Sendable () async throws -> Bool,
+        refresh: @Sendable () async throws -> Void,
+        deliver: @Sendable (CachedRead<Value>) async throws -> Void = { _ in }
+    ) async throws -> CachedRead<Value>? {
+        var last: CachedRead<Value>?
+        let cached = try await cache()
+        if policy.showsCache, let cached {
+            last = CachedRead(value: cached, origin: .cache, hasPendingWrites: try await pending())
+            try await deliver(last!)
+        }
+        let hit = cached != nil
+        guard policy.asksNetwork(cacheHit: hit) else {
+            if last == nil, policy == .cacheOnly {
+                throw FerryError(.notFound, "nothing is cached yet; read once with a connection (cache_only never asks the network)")
+            }
+            return last
+        }
+        let state = await connectivity.current()
+        guard state.reachable else {
+            return try offline("no connection (\(state.summary))", policy: policy, hit: hit, last: last)
+        }
+        do {
+            try await refresh()
+        } catch {
+            if case .offline(let reason) = FailureClass.classify(error, now: clock.now()) {
+                logger.debug("read served from the cache; the remote did not answer: \(reason)")
+                await connectivity.reportUnreachable()
+                return try offline(reason, policy: policy, hit: hit, last: last)
+            }
+            guard last == nil else {
+                logger.warning("read served from the cache; refreshing failed: \(error)")
+                return last
+            }
+            throw error
+        }
+        guard let fresh = try await cache() else { return last }
+        let answer = CachedRead(value: fresh, origin: .network, hasPendingWrites: try await pending())
+        try await deliver(answer)
+        return answer
+    }
+
+    private func offline<Value: Sendable>(
+        _ reason: String,
+        policy: CachePolicy,
+        hit: Bool,
+        last: CachedRead<Value>?
+    ) throws -> CachedRead<Value>? {
+        if policy.requiresNetwork(cacheHit: hit) {
+            throw FerryError(
+                .requiresConnection,
+                "this read needs the network (cache policy \(policy.rawValue)) and there is none: \(reason); connect, or use cache_then_network")
+        }
+        logger.debug("offline: \(reason); showing cached data")
+        guard var result = last else { return nil }
+        result.offline = reason
+        return result
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The kernel's file service: downloads files into a folder, verifies them, keeps them
+/// within a byte budget and an age, and serves them locally afterwards.
+///
+/// A download streams into a temporary file beside its target (`.name.part`), is checked
+/// against its expected length (and SHA-256 when known), and only then renamed into place,
+/// so a failed transfer never leaves a partial file at the final path. An interrupted
+/// download resumes with `Range` (guarded by `If-Range` with the first answer's ETag).
+/// Progress goes out as `SyncEvent.transferProgress`. Pinned files (explicitly wanted)
+/// are never evicted nor expired; the others are evicted least recently used first when
+/// the budget is exceeded, and expire `maxAge` after they were downloaded.
+///
+/// Several caches share the `kernel_transfers` table, each under its own `owner`
+/// (`movies.posters`, `audio.tracks`).
+///
+/// ```swift
+/// let posters = FileCache(owner: "movies.posters", root: dir, store: store,
+///                         budget: TransferBudget(maxBytes: 500_000_000, maxAge: 90 * 86_400), clock: clock)
+/// let file = try await posters.fetch(TransferRequest(key: "949", url: url, relativePath: "w342/949.png"))
+/// ```
+public actor FileCache {
+    /// The name that scopes this cache's rows in `kernel_transfers`.
+    public nonisolated let owner: String
+    /// The folder every file lives under.
+    public nonisolated let root: URL
+    /// The byte budget and age limit.
+    public nonisolated let budget: TransferBudget
+    let store: FerryStore
+    let clock: any KernelClock
+    let events: EventBus?
+    let connectivity: (any ConnectivityMonitor)?
+    let logger: Logger
+    let downloader = FileDownloader()
+    private var inFlight: [String: Task<CachedFile, any Error>] = [:]
+
+    /// Creates a cache of files under `root`, indexed in `store` under `owner`.
+    ///
+    /// - Parameters:
+    ///   - connectivity: asked before each download, so that forced offline mode and
+    ///     `unmetered` requirements hold; nil downloads whenever asked.
+    ///   - events: receives `transferProgress` events.
+    public init(
+        owner: String,
+        root: URL,
+        store: FerryStore,
+        budget: TransferBudget = .unlimited,
+        clock: any KernelClock = SystemClock(),
+        events: EventBus? = nil,
+        connectivity: (any ConnectivityMonitor)? = nil,
+        logger: Logger = Logger(label: "ferry.transfers")
+    ) {
+        self.owner = owner
+        self.root = root
+        self.store = store
+        self.budget = budget
+        self.clock = clock
+        self.events = events
+        self.connectivity = connectivity
+        self.logger = logger
+    }
+
+    /// The cached file under `key`, or nil when there is none (or it expired, or its
+    /// file disappeared). A hit counts as a use for the least-recently-used order.
+    public func cachedFile(_ key: String) async throws -> CachedFile? {
+        let owner = self.owner
+        guard let row = try await store.read({ db in try TransferIndex.row(owner: owner, key: key, in: db) }),
+            row.state == TransferRow.complete
+        else { return nil }
+        let now = clock.now()
+        let url = try TransferPath.resolve(row.path, under: root)
+        if isExpired(row, now: now) || !FileManager.default.fileExists(atPath: url.path) {
+            try await remove(row)
+            return nil
+        }
+        try await store.write { db in try TransferIndex.touch(owner: owner, key: key, at: now, in: db) }
+        return CachedFile(
+            key: key, url: url, bytes: row.bytes, sha256: row.sha256, pinned: row.pinned, createdAt: row.createdAt,
+            accessedAt: now, downloaded: false)
+    }
+
+    /// The file of `request`: from the cache when it is there, else downloaded, verified
+    /// and moved into place. Asking for a pinned file pins a cached copy.
+    ///
+    /// - Throws: `requires_connection` when the request's network requirement does not
+    ///   hold, `TransportFailure` when the remote did not answer (the partial file is kept
+    ///   for a resume), `RemoteFailure` for an error status, `FerryError(.file)` when the
+    ///   file failed verification (it is discarded), `storage_unavailable` when pinned
+    ///   files leave no room for it in the budget.
+    public func fetch(_ request: TransferRequest) async throws -> CachedFile {
+        if var hit = try await cachedFile(request.key) {
+            if request.pinned, !hit.pinned {
+                try await pin(request.key, true)
+                hit.pinned = true
+            }
+            return hit
+        }
+        if let running = inFlight[request.key] { return try await running.value }
+        let task = Task { try await self.download(request) }
+        inFlight[request.key] = task
+        defer { inFlight[request.key] = nil }
+        return try await task.value
+    }
+
+    /// Marks `key` as explicitly wanted (never evicted nor expired), or not.
+    public func pin(_ key: String, _ pinned: Bool) async throws {
+        let owner = self.owner
+        try await store.write { db in
+            try db.execute(
+                sql: "UPDATE kernel_transfers SET pinned = ? WHERE owner = ? AND key = ?", arguments: [pinned, owner, key])
+        }
+    }
+
+    /// Removes the file under `key` (complete or partial); returns whether there was one.
+    @discardableResult
+    public func remove(_ key: String) async throws -> Bool {
+        let owner = self.owner
+        guard let row = try await store.read({ db in try TransferIndex.row(owner: owner, key: key, in: db) }) else {
+            return false
+        }
+        try await remove(row)
+        return true
+    }
+
+    /// Every complete file, least recently used first.
+    public func entries() async throws -> [CachedFile] {
+        let owner = self.owner
+        let rows = try await store.read { db in try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db) }
+        return rows.compactMap { row in
+            guard let url = try? TransferPath.resolve(row.path, under: root) else { return nil }
+            return CachedFile(
+                key: row.key, url: url, bytes: row.bytes, sha256: row.sha256, pinned: row.pinned, createdAt: row.createdAt,
+                accessedAt: row.accessedAt, downloaded: false)
+        }
+    }
+
+    /// What the cache holds against its budget.
+    public func usage() async throws -> FileCacheUsage {
+        let owner = self.owner
+        let totals = try await store.read { db in try TransferIndex.usage(owner: owner, in: db) }
+        return FileCacheUsage(
+            files: totals.files, bytes: totals.bytes, pinnedFiles: totals.pinnedFiles, pinnedBytes: totals.pinnedBytes,
+            partialBytes: totals.partialBytes, maxBytes: budget.maxBytes, maxAgeSeconds: budget.maxAge)
+    }
+
+    /// Removes unpinned files downloaded more than `maxAge` ago, and partial files as old.
+    @discardableResult
+    public func expire() async throws -> RemovalReport {
+        guard budget.maxAge != nil else { return RemovalReport() }
+        let owner = self.owner
+        let now = clock.now()
+        let rows = try await store.read { db in
+            try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db)
+                + TransferIndex.all(owner: owner, state: TransferRow.partial, in: db)
+        }
+        var report = RemovalReport()
+        for row in rows where isExpired(row, now: now) {
+            try await remove(row)
+            report.keys.append(row.key)
+            report.bytes += row.bytes
+        }
+        if !report.keys.isEmpty { logger.debug("\(owner): expired \(report.keys.count) files") }
+        return report
+    }
+
+    /// Evicts unpinned files, least recently used first, until the cache fits its budget;
+    /// `protecting` is never evicted (the file just downloaded).
+    @discardableResult
+    public func enforceBudget(protecting protected: String? = nil) async throws -> RemovalReport {
+        guard let maxBytes = budget.maxBytes else { return RemovalReport() }
+        let owner = self.owner
+        let (total, candidates) = try await store.read { db in
+            (try TransferIndex.usage(owner: owner, in: db).bytes, try TransferIndex.evictable(owner: owner, in: db))
+        }
+        var excess = total - maxBytes
+        var report = RemovalReport()
+        for row in candidates where excess > 0 && row.key != protected {
+            try await remove(row)
+            excess -= row.bytes
+            report.keys.append(row.key)
+            report.bytes += row.bytes
+        }
+        if !report.keys.isEmpty { logger.debug("\(owner): evicted \(report.keys.count) files to stay within \(ByteCount(maxBytes))") }
+        return report
+    }
+
+    /// Removes every file (unpinned only, unless `includingPinned`) and every partial download.
+    @discardableResult
+    public func purge(includingPinned: Bool = true) async throws -> RemovalReport {
+        let owner = self.owner
+        let rows = try await store.read { db in
+            try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db)
+                + TransferIndex.all(owner: owner, state: TransferRow.partial, in: db)
+        }
+        var report = RemovalReport()
+        for row in rows where includingPinned || !row.pinned || row.state == TransferRow.partial {
+            try await remove(row)
+            report.keys.append(row.key)
+            report.bytes += row.bytes
+        }
+        return report
+    }
+
+    func isExpired(_ row: TransferRow, now: Date) -> Bool {
+        guard let maxAge = budget.maxAge, !row.pinned || row.state == TransferRow.partial else { return false }
+        return now.timeIntervalSince(row.createdAt) >= maxAge
+    }
+
+    /// Deletes the file first, then its row: a crash in between leaves a row without a
+    /// file, which the next lookup notices and forgets.
+    func remove(_ row: TransferRow) async throws {
+        if let url = try? TransferPath.resolve(row.path, under: root) {
+            try? FileManager.default.removeItem(at: row.state == TransferRow.partial ? TransferPath.partial(for: url) : url)
+        }
+        let owner = self.owner
+        try await store.write { db in try TransferIndex.delete(owner: owner, key: row.key, in: db) }
+    }
+}

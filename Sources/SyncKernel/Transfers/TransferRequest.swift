@@ -1,0 +1,44 @@
+import Foundation
+
+/// One file to bring into a `FileCache`: where it comes from, where it goes, and how
+/// to know it arrived whole.
+public struct TransferRequest: Sendable {
+    /// The file's name in the cache (unique per cache); also the name in progress events.
+    public var key: String
+    /// The absolute http(s) URL to download.
+    public var url: String
+    /// Where the file lives, relative to the cache's folder. May come from the remote:
+    /// it is resolved with `TransferPath.resolve`, never used as it is.
+    public var relativePath: String
+    /// The size the file must have, when known in advance.
+    public var expectedBytes: Int64?
+    /// The SHA-256 (hex) the file must have, when known.
+    public var sha256: String?
+    /// Explicitly wanted: never evicted by the byte budget nor expired by age.
+    public var pinned: Bool
+    /// The network the download needs (`unmetered` waits for Wi-Fi or wired).
+    public var requirement: NetworkRequirement
+    /// Extra request headers (e.g. `Authorization`); never logged.
+    public var headers: [(String, String)]
+
+    /// Creates a request; `relativePath` defaults to `key`.
+    public init(
+        key: String,
+        url: String,
+        relativePath: String? = nil,
+        expectedBytes: Int64? = nil,
+        sha256: String? = nil,
+        pinned: Bool = false,
+        requirement: NetworkRequirement = .network,
+        headers: [(String, String)] = []
+    ) {
+        self.key = key
+        self.url = url
+        self.relativePath = relativePath ?? key
+        self.expectedBytes = expectedBytes
+        self.sha256 = sha256
+        self.pinned = pinned
+        self.requirement = requirement
+        self.headers = headers
+    }
+}
