@@ -27,12 +27,6 @@ public enum FerryMain {
     }
 }
 
-/// A command finished and already reported why it failed; only the exit code is left.
-public struct CommandFailure: Error {
-    public let exitCode: Int32
-    public init(exitCode: Int32 = 1) { self.exitCode = exitCode }
-}
-
 /// Exit codes, decided here and nowhere else (sysexits where one fits).
 public enum ExitCodes {
     public static func code(for error: FerryError) -> Int32 {

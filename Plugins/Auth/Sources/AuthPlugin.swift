@@ -1,14 +1,98 @@
+import ArgumentParser
 import Foundation
+import GRDB
 import SyncKernel
 
-/// The auth plugin (being built).
-public struct AuthPlugin: SyncPlugin {
-    public static let name = "auth"
-    public static let operations: [String: OperationPolicy] = [:]
+/// Sign in once, keep working offline, sign out only when the remote ends the session.
+///
+/// The kernel's credential provider: the transport asks it for the bearer token, it
+/// renews the token once on a 401, and it tells the network being down from the remote
+/// refusing the session. Its "pull" verifies the session with the remote.
+public struct AuthPlugin: SyncPlugin, CredentialProvider {
+    public typealias Settings = AuthSettings
 
-    public init(settings: EmptySettings, context: PluginContext) {}
+    public static let name = "auth"
+    public static let summary = "Sign in, tokens with refresh, offline launch with cached credentials"
+    public static let operations: [String: OperationPolicy] = [:]
+    public static var command: (any ParsableCommand.Type)? { AuthCommand.self }
+
+    let keeper: SessionKeeper
+    let client: AuthClient
+    let settings: AuthSettings
+
+    public init(settings: AuthSettings, context: PluginContext) throws {
+        let folder = context.directory.path
+        let file = settings.credentialFile ?? folder + "/credentials.json"
+        let client = AuthClient(anonymous: context.transport.with(credentials: nil), authenticated: context.transport)
+        self.init(
+            settings: settings, client: client,
+            keeper: SessionKeeper(
+                store: FileCredentialStore(path: file), client: client, clock: context.clock,
+                lockPath: folder + "/refresh.lock", logger: context.logger))
+    }
+
+    init(settings: AuthSettings, client: AuthClient, keeper: SessionKeeper) {
+        self.settings = settings
+        self.client = client
+        self.keeper = keeper
+    }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        throw FerryError(.plugin, "auth has no operation \(operation.kind)")
+        throw FerryError(.plugin, "auth sends no queued operations (got \(operation.kind))")
+    }
+
+    // MARK: Credential provider
+
+    public func accessToken() async -> String? {
+        guard let session = try? await keeper.current() else { return nil }
+        if let token = session.accessToken {
+            if let expiry = session.accessExpiresAt, expiry <= keeper.clock.now() {
+                return (try? await keeper.refresh(rejected: token)) ?? token
+            }
+            return token
+        }
+        return try? await automaticLogin(replacing: session)
+    }
+
+    public func refreshAccessToken(rejected: String) async throws -> String? {
+        try await keeper.refresh(rejected: rejected)
+    }
+
+    public func account() async -> String? {
+        guard let session = try? await keeper.current(), session.isActive else { return nil }
+        return session.user.id
+    }
+
+    public func actingAs() async -> String? {
+        try? await keeper.current()?.actingAs
+    }
+
+    /// Signs in with the configured username and password when there is no session,
+    /// or when the configured user's session ended.
+    private func automaticLogin(replacing session: Session?) async throws -> String? {
+        guard let username = settings.username, let password = settings.password else { return nil }
+        if let session, session.user.username != username { return nil }
+        return try await keeper.login(username: username, password: password).accessToken
+    }
+
+    // MARK: Verification
+
+    /// Verifies the session with the remote: confirmed (the cached user is refreshed),
+    /// no answer (the session is kept: offline), or refused (the session ends).
+    public func pull(_ context: PullContext) async throws -> PullSummary {
+        _ = await accessToken()
+        guard let session = try await keeper.current(), session.isActive else { return PullSummary() }
+        do {
+            try await keeper.verified(user: try await client.me())
+            return PullSummary(upserted: 1)
+        } catch let failure as RemoteFailure where failure.status == 401 || failure.status == 403 {
+            try await keeper.end()
+            throw failure
+        }
+    }
+
+    /// What the user sees in `ferry auth status`.
+    public func status() async throws -> Session? {
+        try await keeper.current()
     }
 }

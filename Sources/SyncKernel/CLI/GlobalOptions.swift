@@ -32,3 +32,9 @@ extension RuntimeCommand {
         throw FerryError(.usage, "this command needs the ferry executable, which opens the runtime for it")
     }
 }
+
+/// A command finished and already told the user why it failed; only the exit code is left.
+public struct CommandFailure: Error {
+    public let exitCode: Int32
+    public init(exitCode: Int32 = 1) { self.exitCode = exitCode }
+}

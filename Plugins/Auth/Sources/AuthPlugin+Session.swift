@@ -1,0 +1,61 @@
+import Foundation
+import SyncKernel
+
+extension AuthPlugin {
+    /// Signs in and releases every queue held for a login.
+    public func login(username: String, password: String) async throws -> Session {
+        do {
+            return try await keeper.login(username: username, password: password)
+        } catch let failure as RemoteFailure where failure.status == 401 {
+            throw FerryError(.needsLogin, "wrong username or password for \(username)", underlying: failure)
+        } catch let failure as TransportFailure {
+            throw FerryError(.requiresConnection, "cannot reach the server to sign in (\(failure.reason)); your cached session, if any, is unchanged", underlying: failure)
+        }
+    }
+
+    /// Ends the session here and, when the remote answers, there too. Returns whether the
+    /// remote was told.
+    public func logout() async throws -> Bool {
+        let session = try await keeper.current()
+        var told = false
+        if let token = session?.accessToken {
+            do {
+                try await client.logout(token: token)
+                told = true
+            } catch {
+                told = false
+            }
+        }
+        try await keeper.save(nil)
+        return told
+    }
+
+    /// Acts as `member` (a managed member's id) from now on, or as oneself with nil.
+    public func act(as member: String?) async throws -> Session {
+        try await keeper.setActingAs(member)
+    }
+
+    /// Checks the session with the remote now.
+    public func verify() async -> Verification {
+        guard let session = try? await keeper.current(), session.isActive else { return .signedOut }
+        do {
+            try await keeper.verified(user: try await client.me())
+            return .verified
+        } catch let failure as RemoteFailure where failure.status == 401 || failure.status == 403 {
+            try? await keeper.end()
+            return .ended(failure.reason)
+        } catch let failure as TransportFailure {
+            return .offline(failure.reason)
+        } catch {
+            return .offline("\(error)")
+        }
+    }
+
+    /// The outcome of checking a session with the remote.
+    public enum Verification: Sendable, Equatable {
+        case verified
+        case offline(String)
+        case ended(String)
+        case signedOut
+    }
+}

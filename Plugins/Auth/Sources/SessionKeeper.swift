@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import SyncKernel
+
+/// Owns the session: keeps it in the credential store, renews it one refresh at a time
+/// (across processes too, with a lock file), and ends it only when the remote says so.
+actor SessionKeeper {
+    let store: any CredentialStore
+    let client: AuthClient
+    let clock: any KernelClock
+    let lockPath: String
+    let logger: Logger
+    private var session: Session?
+    private var loadedRevision: Date?
+    private var refreshing: Task<String?, any Error>?
+
+    init(store: any CredentialStore, client: AuthClient, clock: any KernelClock, lockPath: String, logger: Logger) {
+        self.store = store
+        self.client = client
+        self.clock = clock
+        self.lockPath = lockPath
+        self.logger = logger
+    }
+
+    /// The current session, re-read when another process changed the file.
+    func current() throws -> Session? {
+        let revision = store.revision()
+        if loadedRevision == nil || revision != loadedRevision {
+            session = try store.load().map { try JSONDecoder.ferry.decode(Session.self, from: $0) }
+            loadedRevision = revision
+        }
+        return session
+    }
+
+    func save(_ newValue: Session?) throws {
+        if let newValue {
+            try store.save(try JSONEncoder.ferry.encode(newValue))
+        } else {
+            try store.delete()
+        }
+        session = newValue
+        loadedRevision = store.revision()
+    }
+
+    /// Signs in and stores the new session.
+    func login(username: String, password: String) async throws -> Session {
+        let answer = try await client.login(username: username, password: password)
+        var session = Self.session(from: answer, now: clock.now())
+        session.actingAs = nil
+        try save(session)
+        return session
+    }
+
+    /// Renews the access token after `rejected` was refused; nil when the remote ended the session.
+    func refresh(rejected: String) async throws -> String? {
+        guard let session = try current(), let token = session.accessToken else { return nil }
+        if token != rejected { return token }
+        if let refreshing { return try await refreshing.value }
+        let task = Task { try await self.performRefresh(rejected: rejected) }
+        refreshing = task
+        defer { refreshing = nil }
+        return try await task.value
+    }
+
+    private func performRefresh(rejected: String) async throws -> String? {
+        let lock = try FileLock(path: lockPath)
+        defer { lock.release() }
+        loadedRevision = nil
+        guard var session = try current(), let refreshToken = session.refreshToken else { return nil }
+        if let token = session.accessToken, token != rejected { return token }
+        do {
+            let answer = try await client.refresh(refreshToken: refreshToken)
+            let renewed = Self.session(from: answer, now: clock.now())
+            session.accessToken = renewed.accessToken
+            session.refreshToken = renewed.refreshToken
+            session.accessExpiresAt = renewed.accessExpiresAt
+            session.refreshExpiresAt = renewed.refreshExpiresAt
+            session.verifiedAt = renewed.verifiedAt
+            session.user = renewed.user
+            try save(session)
+            return session.accessToken
+        } catch let failure as RemoteFailure where [400, 401, 403].contains(failure.status) {
+            logger.info("the session of \(session.user.username) was ended by the remote; log in again")
+            try end()
+            return nil
+        }
+    }
+
+    /// Drops the tokens, keeps who it was.
+    func end() throws {
+        guard var session = try current() else { return }
+        session.accessToken = nil
+        session.refreshToken = nil
+        session.accessExpiresAt = nil
+        session.refreshExpiresAt = nil
+        try save(session)
+    }
+
+    /// Records a successful check with the remote.
+    func verified(user: Session.User) throws {
+        guard var session = try current(), session.isActive else { return }
+        session.user = user
+        session.verifiedAt = clock.now()
+        try save(session)
+    }
+
+    func setActingAs(_ member: String?) throws -> Session {
+        guard var session = try current(), session.isActive else {
+            throw FerryError(.needsLogin, "nobody is signed in; run `ferry auth login` first")
+        }
+        session.actingAs = member
+        try save(session)
+        return session
+    }
+
+    static func session(from answer: TokenAnswer, now: Date) -> Session {
+        Session(
+            user: answer.user, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
+            accessExpiresAt: now.addingTimeInterval(answer.expiresIn),
+            refreshExpiresAt: now.addingTimeInterval(answer.refreshExpiresIn), verifiedAt: now, actingAs: nil)
+    }
+}
