@@ -46,6 +46,10 @@ struct AudioTests {
         #expect(head.status == 200)
         #expect(head.header("Content-Length") == String(file.body.count))
         #expect(head.body.isEmpty)
+        let etag = try #require(file.header("ETag"))
+        let notModified = try await server.request(.GET, "/v1/audio/files/demo-a1-t1.wav", token: token, headers: ["If-None-Match": etag])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
         await server.stop()
     }
 

@@ -142,4 +142,21 @@ struct FamilyTests {
         #expect(detail.object["active_round"] is NSNull)
         await server.stop()
     }
+
+    @Test func aGroupChangesFeedCoversEveryFamilyCollection() async throws {
+        let server = try await TestServer.start()
+        let demo = try await server.login()
+        let start = try await server.request(.GET, "/v1/groups/g_demo_family/changes", token: demo)
+        #expect(start.status == 200)
+        let initial = try #require(start.object["changes"] as? [[String: Any]])
+        #expect(Set(initial.compactMap { $0["collection"] as? String }) == ["groups", "members", "rounds", "suggestions", "votes"])
+        let cursor = try #require(start.object["cursor"] as? String)
+        _ = try await server.request(.POST, "/v1/rounds/r_demo_round/pick", json: ["tmdb_id": 603], token: demo)
+        let next = try await server.request(.GET, "/v1/groups/g_demo_family/changes?since=\(cursor)", token: demo)
+        let changes = try #require(next.object["changes"] as? [[String: Any]])
+        #expect(changes.compactMap { $0["collection"] as? String } == ["rounds", "picks"])
+        let outsider = try await server.createUser("nina")
+        #expect(try await server.request(.GET, "/v1/groups/g_demo_family/changes", token: outsider).status == 403)
+        await server.stop()
+    }
 }

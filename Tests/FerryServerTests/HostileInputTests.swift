@@ -74,4 +74,19 @@ struct HostileInputTests {
         #expect(badVote.errorCode == "invalid_tmdb_id")
         await server.stop()
     }
+
+    @Test func deeplyNestedJSONIsRejectedWithoutCrashing() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let depth = 200_000
+        let nested = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let response = try await server.request(.POST, "/v1/movies", body: nested, token: token, headers: ["Content-Type": "application/json"])
+        #expect(response.status == 400)
+        #expect(response.hasErrorShape)
+        let inBatch = Data(("{\"requests\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}").utf8)
+        let batch = try await server.request(.POST, "/v1/batch", body: inBatch, token: token, headers: ["Content-Type": "application/json"])
+        #expect(batch.status == 400)
+        #expect(try await server.request(.GET, "/v1/health").status == 200)
+        await server.stop()
+    }
 }

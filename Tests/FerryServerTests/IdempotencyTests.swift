@@ -70,3 +70,46 @@ struct IdempotencyTests {
         await server.stop()
     }
 }
+
+@Suite("Idempotency fingerprints")
+struct IdempotencyFingerprintTests {
+    @Test func keyOrderAndWhitespaceDoNotMakeADifferentRequest() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let headers = ["Idempotency-Key": "order-1", "Content-Type": "application/json"]
+        let first = try await server.request(.POST, "/v1/movies", body: Data(#"{"tmdb_id":603,"recommender":"Kim"}"#.utf8), token: token, headers: headers)
+        #expect(first.status == 201)
+        let second = try await server.request(
+            .POST, "/v1/movies", body: Data(#"{ "recommender": "Kim",  "tmdb_id": 603 }"#.utf8), token: token, headers: headers
+        )
+        #expect(second.status == 201)
+        #expect(second.header("Idempotent-Replayed") == "true")
+        await server.stop()
+    }
+}
+
+@Suite("Idempotency under concurrency")
+struct IdempotencyConcurrencyTests {
+    @Test func concurrentDuplicatesHaveOneEffect() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let response = try await server.request(
+                        .POST, "/v1/movies", json: ["tmdb_id": 550], token: token, headers: ["Idempotency-Key": "race-1"]
+                    )
+                    return (response.status, response.errorCode)
+                }
+            }
+            var all: [(Int, String?)] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(statuses.allSatisfy { $0.0 == 201 || ($0.0 == 409 && $0.1 == "idempotency_key_in_flight") })
+        #expect(statuses.contains { $0.0 == 201 })
+        let list = try await server.request(.GET, "/v1/movies", token: token)
+        #expect((list.object["movies"] as? [[String: Any]] ?? []).filter { $0["tmdb_id"] as? Int == 550 }.count == 1)
+        await server.stop()
+    }
+}

@@ -9,8 +9,15 @@ enum GroupRoutes {
             Route(.post, "/v1/groups", handler: create),
             Route(.get, "/v1/groups/{id}", handler: show),
             Route(.post, "/v1/groups/{id}/members", handler: addMember),
+            Route(.get, "/v1/groups/{id}/changes", handler: ChangesFeed.handler(familyCollections) { request, env in
+                let groupID = try Identifier.validated(request.parameter("id"))
+                return try await env.database.read { db in try FamilyAccess.resolve(db, groupID: groupID, request: request).scope }
+            }),
         ]
     }
+
+    /// Everything a group's changes feed covers.
+    static let familyCollections = ["groups", "members", "rounds", "suggestions", "votes", "picks"]
 
     static func list(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()

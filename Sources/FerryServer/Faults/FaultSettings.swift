@@ -39,7 +39,11 @@ public struct FaultSettings: Sendable, Equatable, Codable {
         }
     }
 
-    /// No faults.
+    /// Creates fault settings; with no arguments, no faults at all.
+    ///
+    /// ```swift
+    /// FaultSettings(retryAfterSeconds: 3, failNext: .init(kind: .rateLimited, count: 2))
+    /// ```
     public init(
         errorRate: Double = 0, rateLimitRate: Double = 0, unavailableRate: Double = 0, retryAfterSeconds: Int = 1,
         latencyMilliseconds: Int = 0, dropRate: Double = 0, truncateRate: Double = 0, failNext: FailNext? = nil,

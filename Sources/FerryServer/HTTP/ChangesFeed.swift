@@ -7,8 +7,15 @@ enum ChangesFeed {
 
     /// A handler serving the changes of `collection` in the scope `scope(request)`.
     static func handler(_ collection: String, scope: @escaping @Sendable (APIRequest) throws -> String) -> RouteHandler {
+        handler([collection]) { request, _ in try scope(request) }
+    }
+
+    /// A handler serving the changes of several collections in the scope `scope(request, env)`.
+    static func handler(
+        _ collections: [String], scope: @escaping @Sendable (APIRequest, ServerEnvironment) async throws -> String
+    ) -> RouteHandler {
         { request, env in
-            let scope = try scope(request)
+            let scope = try await scope(request, env)
             let since: Int
             if let raw = request.query["since"], !raw.isEmpty {
                 guard let value = Int(raw), value >= 0 else {
@@ -27,7 +34,7 @@ enum ChangesFeed {
             }
             let pageSize = limit
             let page = try await env.database.read { db in
-                try Entities.changes(db, collection, scope: scope, since: since, limit: pageSize)
+                try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
             }
             return .json(["changes": .array(page.changes), "cursor": .string(String(page.cursor)), "has_more": .bool(page.hasMore)])
         }

@@ -59,7 +59,8 @@ struct FerryResponder: HTTPResponder {
         case .success(let found): (route, parameters) = found
         case .failure(let error): return (.error(error), damage)
         }
-        let limit = route.bodyLimit ?? environment.configuration.maxBodyBytes
+        let configuration = environment.configuration
+        let limit = route.body == .upload ? configuration.maxUploadBytes : configuration.maxBodyBytes
         let body: Data
         do {
             body = try await Self.readBody(request, limit: limit)

@@ -34,9 +34,11 @@ enum IdempotencyStore {
     }
 
     /// What makes two requests "the same": method, path, query, acting member and body.
+    /// A JSON body is compared in canonical form, so key order and whitespace do not matter.
     static func fingerprint(_ request: APIRequest) -> String {
         let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         let acting = request.header("X-Acting-As-Member") ?? ""
-        return SHA256.hex("\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256.hex(request.body))")
+        let body = JSON.decode(request.body).map { $0.encoded() } ?? request.body
+        return SHA256.hex("\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256.hex(body))")
     }
 }

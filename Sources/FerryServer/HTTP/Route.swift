@@ -15,11 +15,18 @@ struct Route: Sendable {
         case loopback
     }
 
+    /// What a route's request body is, which decides its size cap.
+    enum BodyKind: Sendable {
+        case json
+        case upload
+    }
+
     var method: HTTPRequest.Method
     var template: String
     var access: Access
-    /// The largest request body accepted, in bytes.
-    var bodyLimit: Int?
+    /// Which body cap applies: JSON (``FerryServerConfiguration/maxBodyBytes``) or upload
+    /// (``FerryServerConfiguration/maxUploadBytes``).
+    var body: BodyKind
     /// Whether the route may be sent inside `POST /v1/batch`.
     var batchable: Bool
     var handler: RouteHandler
@@ -33,13 +40,13 @@ struct Route: Sendable {
     }
 
     init(
-        _ method: HTTPRequest.Method, _ template: String, access: Access = .user, bodyLimit: Int? = nil,
+        _ method: HTTPRequest.Method, _ template: String, access: Access = .user, body: BodyKind = .json,
         batchable: Bool = true, handler: @escaping RouteHandler
     ) {
         self.method = method
         self.template = template
         self.access = access
-        self.bodyLimit = bodyLimit
+        self.body = body
         self.batchable = batchable
         self.handler = handler
         self.segments = template.split(separator: "/", omittingEmptySubsequences: true).map { part in

@@ -22,7 +22,7 @@ enum RecipeRoutes {
                 return .entity(recipe)
             },
             Route(.put, "/v1/recipes/{id}", handler: put),
-            Route(.put, "/v1/recipes/{id}/photo", bodyLimit: 8 << 20, batchable: false, handler: RecipePhotoRoutes.put),
+            Route(.put, "/v1/recipes/{id}/photo", body: .upload, batchable: false, handler: RecipePhotoRoutes.put),
             Route(.get, "/v1/recipes/{id}/photo", batchable: false, handler: RecipePhotoRoutes.get),
         ]
     }

@@ -22,8 +22,8 @@ public enum FerryServer {
             logger: configuration.logger
         )
         try await supervisor.listen()
-        environment.listener.install { [weak supervisor] seconds in
-            guard let supervisor else { return }
+        environment.listener.install { [weak supervisor, weak environment] seconds in
+            guard let supervisor, let environment else { return }
             environment.listener.isAway = true
             await supervisor.goAway(for: seconds)
             environment.listener.isAway = false

@@ -17,6 +17,8 @@ actor ListenerSupervisor {
     private var task: Task<Void, any Error>?
     private(set) var port: Int
     private var awayGeneration = 0
+    /// Set by ``shutdown()``: the listener never comes back after it.
+    private var isShutDown = false
 
     init(responder: FerryResponder, host: String, port: Int, logger: Logger) {
         self.responder = responder
@@ -27,6 +29,7 @@ actor ListenerSupervisor {
 
     /// Starts listening and returns once the socket accepts connections.
     func listen() async throws {
+        guard !isShutDown else { throw StartError(description: "FerryServer was stopped; start a new one.") }
         guard task == nil else { return }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = Application(
@@ -63,6 +66,12 @@ actor ListenerSupervisor {
         _ = try? await task.value
     }
 
+    /// Stops listening for good (a pending "away" timer will not bring it back).
+    func shutdown() async {
+        isShutDown = true
+        await stopListening()
+    }
+
     /// Stops listening for `seconds` (connections are refused), then listens again on the same port.
     func goAway(for seconds: Double) async {
         awayGeneration += 1
@@ -70,7 +79,7 @@ actor ListenerSupervisor {
         await stopListening()
         guard seconds > 0 else { return }
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-        if generation == awayGeneration {
+        if generation == awayGeneration, !isShutDown {
             try? await listen()
         }
     }

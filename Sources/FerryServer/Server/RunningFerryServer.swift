@@ -22,7 +22,7 @@ public final class RunningFerryServer: Sendable {
 
     /// Stops gracefully: requests in flight finish, then the listener closes.
     public func stop() async {
-        await supervisor.stopListening()
+        await supervisor.shutdown()
     }
 
     /// The faults in force now.
@@ -39,7 +39,7 @@ public final class RunningFerryServer: Sendable {
         await supervisor.goAway(for: 0)
     }
 
-    /// Ends "away" mode: listens again on the same port.
+    /// Ends "away" mode: listens again on the same port. Throws after ``stop()``.
     public func comeBack() async throws {
         try await supervisor.comeBack()
         environment.listener.isAway = false

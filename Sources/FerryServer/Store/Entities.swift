@@ -87,26 +87,31 @@ enum Entities {
         return db.changesCount > 0
     }
 
-    /// One page of a changes feed after `since`.
+    /// One page of a changes feed after `since`, over one collection or several (then each
+    /// change names its `collection`).
     static func changes(
-        _ db: Database, _ collection: String, scope: String, since: Int, limit: Int
+        _ db: Database, _ collections: [String], scope: String, since: Int, limit: Int
     ) throws -> (changes: [JSON], cursor: Int, hasMore: Bool) {
+        let placeholders = collections.map { _ in "?" }.joined(separator: ", ")
+        var arguments = StatementArguments(collections)
+        arguments += [scope, since, limit + 1]
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT id, deleted, data, seq FROM entities
-                WHERE collection = ? AND scope = ? AND seq > ? ORDER BY seq LIMIT ?
+                SELECT collection, id, deleted, data, seq FROM entities
+                WHERE collection IN (\(placeholders)) AND scope = ? AND seq > ? ORDER BY seq LIMIT ?
                 """,
-            arguments: [collection, scope, since, limit + 1]
+            arguments: arguments
         )
         let page = rows.prefix(limit)
         let changes: [JSON] = page.map { row in
             let id: String = row["id"]
             let deleted: Bool = row["deleted"]
-            if deleted {
-                return ["type": "delete", "id": .string(id)]
-            }
-            return ["type": "upsert", "id": .string(id), "entity": decode(row["data"]) ?? .null]
+            var change: JSON = deleted
+                ? ["type": "delete", "id": .string(id)]
+                : ["type": "upsert", "id": .string(id), "entity": decode(row["data"]) ?? .null]
+            if collections.count > 1 { change["collection"] = .string(row["collection"]) }
+            return change
         }
         let cursor: Int = page.last?["seq"] ?? since
         return (changes, cursor, rows.count > limit)
