@@ -1,14 +1,64 @@
+import ArgumentParser
 import Foundation
+import GRDB
 import SyncKernel
 
-/// The family plugin (being built).
+/// Family Movie Night: groups, managed members, voting rounds, votes and the
+/// exactly-once pick, on the reference server's `/v1/groups` and `/v1/rounds` endpoints.
+///
+/// Online-only by default, as the family seed decides for v1: every write goes out at
+/// once or fails at once with "requires a connection", while cached groups and rounds
+/// stay readable. Any operation can be switched to `delivery: queued` in `config.yaml`.
 public struct FamilyPlugin: SyncPlugin {
-    public static let name = "family"
-    public static let operations: [String: OperationPolicy] = [:]
+    public typealias Settings = FamilySettings
 
-    public init(settings: EmptySettings, context: PluginContext) {}
+    public static let name = "family"
+    public static let summary = "Family movie night: groups, rounds, votes and the pick"
+
+    /// Every write is online-only by default. Votes replace an unsent vote of the same
+    /// member on the same movie; the pick is an exactly-once create (first write wins);
+    /// other 409s mean the round or group moved on, and the remote's state is adopted.
+    public static let operations: [String: OperationPolicy] = [
+        FamilyKind.groupCreate.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
+        FamilyKind.memberAdd.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
+        FamilyKind.roundStart.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
+        FamilyKind.roundClose.rawValue: OperationPolicy(
+            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+        FamilyKind.suggest.rawValue: OperationPolicy(
+            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+        FamilyKind.vote.rawValue: OperationPolicy(
+            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+        FamilyKind.pick.rawValue: OperationPolicy(
+            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .firstWriteWins),
+    ]
+
+    public static var migrations: [StoreMigration] { FamilyMigrations.all }
+    public static var command: (any ParsableCommand.Type)? { FamilyCommand.self }
+
+    /// The plugin's settings from `config.yaml`.
+    public let settings: FamilySettings
+
+    public init(settings: FamilySettings, context: PluginContext) {
+        self.settings = settings
+    }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        throw FerryError(.plugin, "family has no operation \(operation.kind)")
+        guard let kind = FamilyKind(rawValue: operation.kind) else {
+            throw FerryError(.plugin, "family has no operation \(operation.kind)")
+        }
+        let payload = try FamilyPayload.decode(operation)
+        let sender = FamilySender(
+            transport: context.transport.with(
+                credentials: ActingAsCredentials(base: context.transport.credentials, member: payload.actingAs)),
+            key: operation.id.uuidString.lowercased(), now: context.clock.now())
+        return try await sender.send(kind, payload, entity: operation.entity)
+    }
+
+    public func remap(localID: String, to remoteID: String, in db: Database) throws {
+        try FamilyCache.remap(localID: localID, to: remoteID, in: db)
+    }
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        try FamilyConflicts.adopt(conflict, in: db)
     }
 }

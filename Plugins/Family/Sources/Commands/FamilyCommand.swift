@@ -1,0 +1,15 @@
+import ArgumentParser
+import SyncKernel
+
+/// `ferry family`: movie-night groups, rounds, votes and the pick.
+public struct FamilyCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "family",
+        abstract: "Family movie night: groups, rounds, votes and the pick (online-only unless queued in config.yaml).",
+        subcommands: [
+            GroupsCommand.self, GroupCommand.self, MemberCommand.self, RoundCommand.self, SuggestCommand.self,
+            VoteCommand.self, PickCommand.self,
+        ])
+
+    public init() {}
+}

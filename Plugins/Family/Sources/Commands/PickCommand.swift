@@ -1,0 +1,24 @@
+import ArgumentParser
+import SyncKernel
+
+/// `ferry family pick ROUND TMDB_ID`: the round's movie, exactly once.
+struct PickCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pick",
+        abstract: "Pick the round's movie (group creator only; the first pick wins, a later one is told which won).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The round id.") var round: String
+    @Argument(help: "The movie's TMDB id.") var tmdbID: Int
+
+    func run(in runtime: FerryRuntime) async throws {
+        let result = try await FamilyClient(runtime: runtime).pick(round: round, tmdbID: tmdbID)
+        if global.json {
+            try Output(json: true).printJSON(FamilyPrinter.PickView(result))
+        } else {
+            print(result.message)
+        }
+        if case .alreadyPicked(let winner, let yours) = result, winner.tmdbID != yours {
+            throw FerryError(.conflict, "the pick went to \(winner.label), not movie \(yours)")
+        }
+    }
+}

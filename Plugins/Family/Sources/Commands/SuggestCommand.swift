@@ -1,0 +1,17 @@
+import ArgumentParser
+import SyncKernel
+
+/// `ferry family suggest ROUND TMDB_ID`.
+struct SuggestCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(commandName: "suggest", abstract: "Suggest a movie for a round.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The round id.") var round: String
+    @Argument(help: "The movie's TMDB id.") var tmdbID: Int
+
+    func run(in runtime: FerryRuntime) async throws {
+        let result = try await FamilyClient(runtime: runtime).suggest(round: round, tmdbID: tmdbID)
+        if global.json { return try Output(json: true).printJSON(result) }
+        if result.queued { return print("Suggesting movie \(tmdbID) for round \(round) is queued; `ferry run` sends it.") }
+        print("Suggested \(result.value.map { "\($0.title) (\($0.tmdbID))" } ?? "movie \(tmdbID)") for round \(round).")
+    }
+}

@@ -1,0 +1,13 @@
+/// The family plugin's own keys in `config.yaml` (under `plugins.family`).
+public struct FamilySettings: Codable, Sendable, Equatable {
+    /// The group that `ferry family member add` and `round start` use when none is named.
+    public var defaultGroup: String?
+
+    public init(defaultGroup: String? = nil) {
+        self.defaultGroup = defaultGroup
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case defaultGroup = "default_group"
+    }
+}

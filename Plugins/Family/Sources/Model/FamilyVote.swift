@@ -1,0 +1,22 @@
+import Foundation
+
+/// One member's vote on one movie of a round, as the remote holds it.
+public struct FamilyVote: Codable, Sendable, Equatable {
+    public var id: String
+    public var roundID: String
+    public var tmdbID: Int
+    /// The member the vote counts for (the acting member).
+    public var memberID: String
+    /// `up` or `down`.
+    public var value: String
+    /// The user who cast it (a parent casting for a managed child).
+    public var castByUserID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, value
+        case roundID = "round_id"
+        case tmdbID = "tmdb_id"
+        case memberID = "member_id"
+        case castByUserID = "cast_by_user_id"
+    }
+}

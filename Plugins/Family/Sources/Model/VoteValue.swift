@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// A vote: thumbs up or down.
+public enum VoteValue: String, Codable, Sendable, CaseIterable, ExpressibleByArgument {
+    case up
+    case down
+}

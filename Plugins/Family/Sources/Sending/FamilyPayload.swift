@@ -1,0 +1,61 @@
+import Foundation
+import SyncKernel
+
+/// The payload of every family operation; each kind uses the fields it needs.
+///
+/// `actingAs` is the member the user acted as when the write was made: a queued vote
+/// is attributed to that member even if the user has switched profile since.
+public struct FamilyPayload: Codable, Sendable, Equatable {
+    public var group: String?
+    public var round: String?
+    public var tmdbID: Int?
+    public var value: VoteValue?
+    public var name: String?
+    public var username: String?
+    public var managed: Bool?
+    public var actingAs: String?
+
+    public init(
+        group: String? = nil, round: String? = nil, tmdbID: Int? = nil, value: VoteValue? = nil, name: String? = nil,
+        username: String? = nil, managed: Bool? = nil, actingAs: String? = nil
+    ) {
+        self.group = group
+        self.round = round
+        self.tmdbID = tmdbID
+        self.value = value
+        self.name = name
+        self.username = username
+        self.managed = managed
+        self.actingAs = actingAs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case group, round, value, name, username, managed
+        case tmdbID = "tmdb_id"
+        case actingAs = "acting_as"
+    }
+
+    /// The payload as stored in the outbox.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Reads the payload of `operation`.
+    static func decode(_ operation: QueuedOperation) throws -> FamilyPayload {
+        do {
+            return try JSONDecoder().decode(FamilyPayload.self, from: operation.payload)
+        } catch {
+            throw FerryError(
+                .plugin, "operation \(operation.id) (family.\(operation.kind)) has a payload that cannot be read: \(error)",
+                underlying: error)
+        }
+    }
+
+    /// The field `name` of the payload, or an error naming the operation.
+    func require<T>(_ value: T?, _ name: String, kind: String) throws -> T {
+        guard let value else { throw FerryError(.plugin, "a family.\(kind) operation has no \(name)") }
+        return value
+    }
+}

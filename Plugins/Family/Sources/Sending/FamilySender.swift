@@ -1,0 +1,98 @@
+import Foundation
+import SyncKernel
+
+/// Puts one family operation on the wire and says what to store when it succeeds.
+struct FamilySender: Sendable {
+    let transport: HTTPTransport
+    /// The operation's id, sent as `Idempotency-Key`.
+    let key: String
+    let now: Date
+
+    func send(_ kind: FamilyKind, _ payload: FamilyPayload, entity: String) async throws -> SendOutcome {
+        let name = kind.rawValue
+        let now = self.now
+        switch kind {
+        case .groupCreate:
+            let detail: FamilyGroupDetail = try await post(
+                "/v1/groups", ["name": try payload.require(payload.name, "name", kind: name)])
+            return SendOutcome(remoteID: detail.group.id) { db in try FamilyCache.storeGroupDetail(detail, now: now, in: db) }
+        case .memberAdd:
+            let group = try remote(payload.require(payload.group, "group", kind: name), "group")
+            var body: [String: Any] = [:]
+            if payload.managed == true {
+                body = ["display_name": try payload.require(payload.name, "name", kind: name), "managed": true]
+            } else {
+                body["username"] = try payload.require(payload.username, "username", kind: name)
+                if let display = payload.name { body["display_name"] = display }
+            }
+            let member: FamilyMember = try await post("/v1/groups/\(group)/members", body)
+            return SendOutcome(remoteID: member.id) { db in try FamilyCache.storeMember(member, in: db) }
+        case .roundStart:
+            let group = try remote(payload.require(payload.group, "group", kind: name), "group")
+            let detail: FamilyRoundDetail = try await post(
+                "/v1/groups/\(group)/rounds", payload.name.map { ["name": $0] } ?? [:])
+            return SendOutcome(remoteID: detail.round.id) { db in try FamilyCache.storeRound(detail, now: now, in: db) }
+        case .roundClose:
+            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let detail: FamilyRoundDetail = try await post("/v1/rounds/\(round)/close", nil)
+            return SendOutcome { db in try FamilyCache.storeRound(detail, now: now, in: db) }
+        case .suggest:
+            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let suggestion: FamilySuggestion = try await post(
+                "/v1/rounds/\(round)/suggestions", ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)])
+            return SendOutcome { db in try FamilyCache.storeSuggestion(suggestion, in: db) }
+        case .vote:
+            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let tmdbID = try payload.require(payload.tmdbID, "tmdb_id", kind: name)
+            let value = try payload.require(payload.value, "value", kind: name)
+            let vote: FamilyVote = try await request("PUT", "/v1/rounds/\(round)/votes/\(tmdbID)", ["value": value.rawValue])
+            let local = LocalVote(
+                roundID: round, tmdbID: tmdbID, memberKey: payload.actingAs ?? FamilyClient.selfKey, value: value,
+                state: "sent", note: "counted for \(vote.memberID)")
+            return SendOutcome { db in try FamilyCache.storeVote(local, in: db) }
+        case .pick:
+            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let pick: FamilyPick = try await post(
+                "/v1/rounds/\(round)/pick", ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)])
+            return SendOutcome { db in try FamilyCache.storePick(pick, in: db) }
+        }
+    }
+
+    /// `id`, unless it is a local id the remote has not named yet: then the operation waits (a transient failure).
+    private func remote(_ id: String, _ what: String) throws -> String {
+        guard !id.hasPrefix(FamilyClient.localPrefix) else {
+            throw FerryError(
+                .remoteUnavailable, "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it")
+        }
+        return id
+    }
+
+    private func post<T: Decodable>(_ path: String, _ body: [String: Any]?) async throws -> T {
+        try await request("POST", path, body)
+    }
+
+    /// Sends a write; when the answer is lost (a dropped connection) it is sent once more with
+    /// the same `Idempotency-Key`, so the remote replays its first answer instead of acting twice.
+    private func request<T: Decodable>(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> T {
+        var request = HTTPRequest(method, path, idempotencyKey: key)
+        if let body {
+            request.headers.append(("Content-Type", "application/json"))
+            request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        }
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let lost as TransportFailure {
+            do {
+                response = try await transport.send(request)
+            } catch is TransportFailure {
+                throw lost
+            }
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw FerryError(.rejected, "the remote's answer to \(method) \(path) could not be read: \(error)", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+@testable import FamilyPlugin
+
+/// The human rendering of family data, for tests that check what people see.
+enum FamilyTestRender {
+    static func round(_ view: FamilyRoundView, members: [FamilyMember] = []) -> String {
+        FamilyPrinter.round(view, members: members)
+    }
+
+    static func group(_ detail: FamilyGroupDetail) -> String {
+        FamilyPrinter.group(detail)
+    }
+}
