@@ -44,9 +44,15 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     // MARK: Credential provider
 
     public func accessToken() async -> String? {
-        guard let session = try? await keeper.current() else { return nil }
-        if let token = session.accessToken {
-            if let expiry = session.accessExpiresAt, expiry <= keeper.clock.now() {
+        let session: Session?
+        do {
+            session = try await keeper.current()
+        } catch {
+            keeper.logger.error("\(error)")
+            return nil
+        }
+        if let token = session?.accessToken {
+            if let expiry = session?.accessExpiresAt, expiry <= keeper.clock.now() {
                 return (try? await keeper.refresh(rejected: token)) ?? token
             }
             return token

@@ -103,7 +103,9 @@ struct SessionTests {
         let store = FileCredentialStore(path: file)
         let error = #expect(throws: FerryError.self) { _ = try store.load() }
         #expect(error?.message.contains("chmod 600") == true)
-        #expect(await auth.accessToken() == nil)
+        let restarted = try await TestRuntime.make(
+            server: harness.server.baseURL, yaml: "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n", plugins: [AuthPlugin.self])
+        #expect(await restarted.runtime.credentials.accessToken() == nil)
         await harness.finish()
     }
 
@@ -116,7 +118,7 @@ struct SessionTests {
         _ = try await auth.logout()
         try await runtime.holdAllForLogin(reason: "signed out")
         var status = try await QueueInspector(runtime: runtime).status()
-        #expect(status.plugins.allSatisfy(\.needsLogin))
+        #expect(status.plugins.allSatisfy { $0.needsLogin })
         #expect(try await harness.test.runOnce().sent == 0)
         #expect(try await harness.test.operations().count == 1)
         _ = try await auth.login(username: "demo", password: "demo-password")

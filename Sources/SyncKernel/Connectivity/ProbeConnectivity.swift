@@ -39,7 +39,7 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         return state
     }
 
-    public func reportUnreachable() {
+    public func reportUnreachable() async {
         cached = nil
     }
 

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+@Suite("Store: migrations, durability, several processes")
+struct StoreTests {
+    func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ferry-store-\(UUID().uuidString)/ferry.sqlite").path
+    }
+
+    @Test func kernelMigrationsRunFirstThenThePluginsUnderTheirIds() throws {
+        let store = try FerryStore.open(at: temporaryPath(), migrations: TestPlugin.migrations)
+        let applied = try store.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied.first == "kernel.v1.outbox")
+        #expect(applied.last == "items.v1.entries")
+        #expect(applied.allSatisfy { $0.hasPrefix("kernel.v1.") || $0.hasPrefix("items.v1.") })
+    }
+
+    @Test(arguments: [(Durability.normal, 1), (Durability.full, 2)])
+    func theChosenDurabilityIsTheOneInForce(durability: Durability, synchronous: Int) throws {
+        let store = try FerryStore.open(at: temporaryPath(), durability: durability)
+        let mode = try store.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let journal = try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == synchronous)
+        #expect(journal == "wal")
+    }
+
+    @Test func aStoreReopenedKeepsItsOperations() async throws {
+        let path = temporaryPath()
+        do {
+            let store = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+            let test = try await TestRuntime.make(server: "http://127.0.0.1:9", store: store)
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+        }
+        let reopened = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+        let count = try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations") }
+        #expect(count == 1)
+    }
+
+    @Test func aRunnerSeesOperationsQueuedThroughAnotherConnection() async throws {
+        let path = temporaryPath()
+        try await ItemServer.with { server, url in
+            let runnerStore = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+            let otherStore = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+            let runner = try await TestRuntime.make(server: url, store: runnerStore)
+            let other = try await TestRuntime.make(server: url, store: otherStore)
+            let engine = SyncEngine(runtime: runner.runtime)
+            let loop = Task { try await engine.run() }
+            while runner.clock.sleeperCount == 0 { await Task.yield() }
+            _ = try await TestPlugin.put("from-elsewhere", "v", in: other.runtime)
+            runner.clock.advance(by: 0.5)
+            var waited = 0
+            while server.item("from-elsewhere") == nil && waited < 500 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            engine.stop()
+            runner.clock.advance(by: 1)
+            loop.cancel()
+            _ = try? await loop.value
+            #expect(server.item("from-elsewhere")?.value == "v")
+        }
+    }
+}
