@@ -90,7 +90,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         guard let session = try await keeper.current(), session.isActive else { return PullSummary() }
         do {
             try await keeper.verified(user: try await client.me())
-            return PullSummary(upserted: 1)
+            return PullSummary()
         } catch let failure as RemoteFailure where failure.status == 401 || failure.status == 403 {
             try await keeper.end()
             throw failure

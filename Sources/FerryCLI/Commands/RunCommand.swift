@@ -66,7 +66,7 @@ struct RunReport: Encodable {
             "sent \(summary.sent), retrying \(summary.retried), dead letters \(summary.deadLettered), conflicts \(summary.conflicts)",
             "connectivity: \(status.connectivity.summary)",
         ]
-        for (plugin, pull) in summary.pulls.sorted(by: { $0.key < $1.key }) {
+        for (plugin, pull) in summary.pulls.sorted(by: { $0.key < $1.key }) where pull != PullSummary() {
             lines.append("\(plugin): pulled \(pull.upserted) changed, \(pull.deleted) deleted, \(pull.rebased) kept with pending writes")
         }
         for (plugin, reason) in summary.pullFailures.sorted(by: { $0.key < $1.key }) {
