@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry recipes add FILE.json [--photo IMAGE]`.
+struct AddRecipeCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a recipe you wrote (a JSON file with a \"title\"); it is saved and uploaded in the background.",
+        discussion: "The file's \"id\" is kept when present, otherwise a new id is chosen. The photo (PNG, JPEG, GIF, WebP or HEIC, up to 8 MiB) is stored beside the recipe and uploaded with it."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The recipe as a JSON object, e.g. {\"title\": \"Soup\", \"ingredients\": [...], \"steps\": [...]}.")
+    var file: String
+
+    @Option(help: "A photo of the dish.")
+    var photo: String?
+
+    func run(in runtime: FerryRuntime) async throws {
+        let recipe = try await RecipeBook(runtime: runtime).add(documentAt: file, photoAt: photo)
+        if global.json {
+            try Output(json: true).printJSON(["id": recipe.id, "title": recipe.title, "sync": "queued"])
+        } else {
+            print("added \(recipe.id) (\(recipe.title)) and saved it; `ferry run` uploads it in the background")
+        }
+    }
+}

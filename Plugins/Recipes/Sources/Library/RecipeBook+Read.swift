@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+extension RecipeBook {
+    /// The cached recipes (only saved ones with `savedOnly`), with their saved state and
+    /// unsent work. Answers from the local store only, online or not.
+    public func list(savedOnly: Bool = false) async throws -> RecipeListing {
+        let folder = plugin.photos
+        return try await runtime.store.read { db in
+            let saved = try SavedSet.all(in: db)
+            let work = try Self.work(in: db)
+            var items: [RecipeListing.Item] = []
+            var seen: Set<String> = []
+            for recipe in try Recipe.fetchAll(db, sql: "SELECT * FROM recipes_recipes ORDER BY title COLLATE NOCASE, id") {
+                seen.insert(recipe.id)
+                let isSaved = saved[recipe.id] != nil
+                if savedOnly && !isSaved { continue }
+                items.append(
+                    RecipeListing.Item(
+                        id: recipe.id, title: recipe.title, saved: isSaved, mine: recipe.mine, onServer: recipe.version != nil,
+                        pending: work[recipe.id]?.pending ?? [], failed: work[recipe.id]?.failed ?? [],
+                        photo: recipe.photoFile.map { folder.url(for: $0).path }))
+            }
+            for id in saved.keys.sorted() where !seen.contains(id) {
+                items.append(
+                    RecipeListing.Item(
+                        id: id, title: nil, saved: true, mine: false, onServer: true, pending: work[id]?.pending ?? [],
+                        failed: work[id]?.failed ?? [], photo: nil))
+            }
+            let lastSync = try Double.fetchOne(
+                db, sql: "SELECT last_sync_at FROM kernel_plugin_state WHERE plugin = ?", arguments: [RecipesPlugin.name])
+            return RecipeListing(recipes: items, lastSyncedAt: lastSync.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// One recipe from the cache; a recipe not cached is fetched from the server.
+    public func show(_ id: String) async throws -> RecipeDetail {
+        try Self.check(id)
+        if let detail = try await detail(id) { return detail }
+        try await fetch(id)
+        guard let detail = try await detail(id) else {
+            throw FerryError(.notFound, "there is no recipe \(id); `ferry recipes list` shows the recipes known here")
+        }
+        return detail
+    }
+
+    private func detail(_ id: String) async throws -> RecipeDetail? {
+        let folder = plugin.photos
+        return try await runtime.store.read { db in
+            guard let recipe = try Recipe.find(id, in: db) else { return nil }
+            let work = try Self.work(in: db, entity: id)[id]
+            return RecipeDetail(
+                recipe: recipe, saved: try SavedSet.contains(id, in: db), pending: work?.pending ?? [],
+                failed: work?.failed ?? [], photoPath: recipe.photoFile.map { folder.url(for: $0).path })
+        }
+    }
+
+    /// Undelivered and failed operation kinds per recipe.
+    static func work(in db: Database, entity: String? = nil) throws -> [String: (pending: [String], failed: [String])] {
+        var sql = "SELECT entity, kind, state FROM kernel_operations WHERE plugin = ?"
+        var arguments: StatementArguments = [RecipesPlugin.name]
+        if let entity {
+            sql += " AND entity = ?"
+            arguments += [entity]
+        }
+        var result: [String: (pending: [String], failed: [String])] = [:]
+        for row in try Row.fetchAll(db, sql: sql + " ORDER BY seq", arguments: arguments) {
+            let entity: String = row["entity"]
+            let kind: String = row["kind"]
+            let state: String = row["state"]
+            if state == "dead" {
+                result[entity, default: ([], [])].failed.append(kind)
+            } else {
+                result[entity, default: ([], [])].pending.append(kind)
+            }
+        }
+        return result
+    }
+}

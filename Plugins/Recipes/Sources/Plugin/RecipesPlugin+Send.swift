@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// What an `upload` operation carries: the document, and the photo stored beside it.
+struct UploadPayload: Codable, Sendable {
+    /// The recipe document as JSON text.
+    var document: String
+    /// The photo's file name in the plugin's photo folder, if the recipe has one.
+    var photoFile: String?
+    var photoType: String?
+}
+
+extension RecipesPlugin {
+    /// `PUT /v1/recipes/{id}` create-only (a 409 means the recipe already exists: the
+    /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. A resend after a
+    /// crash carries the same idempotency keys, so neither part happens twice.
+    func upload(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        let payload = try operation.decodePayload(UploadPayload.self)
+        let key = operation.id.uuidString.lowercased()
+        var headers = [("Content-Type", "application/json")]
+        if !operation.force { headers.append(("If-None-Match", "*")) }
+        let created = try await Self.send(through: context.transport, 
+            HTTPRequest("PUT", "/v1/recipes/\(operation.entity)", headers: headers, body: Data(payload.document.utf8), idempotencyKey: key))
+        var entity = created.body
+        var photoDigest: String?
+        if let file = payload.photoFile, let type = payload.photoType {
+            if let bytes = photos.read(file) {
+                let stored = try await Self.send(through: context.transport, 
+                    HTTPRequest(
+                        "PUT", "/v1/recipes/\(operation.entity)/photo", headers: [("Content-Type", type)], body: bytes,
+                        idempotencyKey: key + ".photo"))
+                entity = stored.body
+                photoDigest = SHA256.hex(bytes)
+            } else {
+                logger.warning("recipes: the photo of \(operation.entity) (\(file)) is gone from \(photos.folder.path); uploading the recipe without it")
+            }
+        }
+        let now = context.clock.now()
+        let remote = entity
+        let digest = photoDigest
+        return SendOutcome { db in
+            var recipe = try Recipe.fromRemote(remote, keeping: try Recipe.find(operation.entity, in: db), now: now)
+            if let digest, recipe.photoFile != nil { recipe.photoSHA256 = digest }
+            try recipe.save(in: db)
+        }
+    }
+
+    /// `PUT /v1/saved-recipes/{id}`: idempotent on the remote.
+    func save(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        _ = try await Self.send(through: context.transport, 
+            HTTPRequest("PUT", "/v1/saved-recipes/\(operation.entity)", idempotencyKey: operation.id.uuidString.lowercased()))
+        return .delivered
+    }
+
+    /// `DELETE /v1/saved-recipes/{id}`: idempotent on the remote.
+    func unsave(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        _ = try await Self.send(through: context.transport, 
+            HTTPRequest("DELETE", "/v1/saved-recipes/\(operation.entity)", idempotencyKey: operation.id.uuidString.lowercased()))
+        return .delivered
+    }
+}

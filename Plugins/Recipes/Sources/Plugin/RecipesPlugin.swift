@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Logging
+import SyncKernel
+
+/// Recipes: a saved set that answers at once and syncs in the background, recipes the
+/// user creates (uploaded with their photo), photos kept beside saved recipes, and a
+/// one-time import from an older layout.
+///
+/// Operations, all on the recipe's id, so that they go out in order:
+/// - `upload`: `PUT /v1/recipes/{id}` create-only, then its photo; `first_write_wins`
+///   (a recipe that already exists is adopted as it is on the remote).
+/// - `save` / `unsave`: `PUT` / `DELETE /v1/saved-recipes/{id}`; each cancels the other
+///   while unsent, so rapid toggling sends at most one operation.
+///
+/// The pull follows `/v1/recipes/changes` and `/v1/saved-recipes/changes` with durable
+/// cursors, keeps rows with pending operations as the user left them, and downloads the
+/// photos of saved recipes.
+public struct RecipesPlugin: SyncPlugin {
+    public typealias Settings = RecipesSettings
+
+    public static let name = "recipes"
+    public static let summary = "Recipes: instant save and unsave, your own recipes and their photos"
+    public static let operations: [String: OperationPolicy] = [
+        "upload": OperationPolicy(coalesce: .init(mode: .replace), conflict: .firstWriteWins),
+        "save": OperationPolicy(coalesce: .init(cancels: ["unsave"])),
+        "unsave": OperationPolicy(coalesce: .init(cancels: ["save"])),
+    ]
+    public static let migrations = RecipesMigrations.all
+    public static let command: (any ParsableCommand.Type)? = RecipesCommand.self
+
+    public let settings: RecipesSettings
+    /// Where the plugin keeps its files.
+    public let photos: PhotoStore
+    let logger: Logger
+    let clock: any KernelClock
+
+    public init(settings: RecipesSettings, context: PluginContext) {
+        self.settings = settings
+        self.photos = PhotoStore(pluginDirectory: context.directory)
+        self.logger = context.logger
+        self.clock = context.clock
+    }
+
+    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        guard RecipeID.isValid(operation.entity) else {
+            throw FerryError(.rejected, "recipes \(operation.kind): \(operation.entity.prefix(64)) is not a valid recipe id")
+        }
+        switch operation.kind {
+        case "upload": return try await upload(operation, context: context)
+        case "save": return try await save(operation, context: context)
+        case "unsave": return try await unsave(operation, context: context)
+        default: throw FerryError(.plugin, "recipes has no operation \(operation.kind)")
+        }
+    }
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        guard let remote = conflict.remote else { return }
+        let local = try Recipe.find(conflict.entity, in: db)
+        try Recipe.fromRemote(remote, keeping: local, now: clock.now()).save(in: db)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import RecipesPlugin
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+@Suite("Recipes: local answers while the server is unreachable")
+struct LocalFirstTests {
+    @Test func readsAndWritesAnswerFromTheStoreWhileTheServerIsAway() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login()
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            let pulled = try await book.refresh()
+            #expect(pulled.upserted >= 5)  // three recipes and two saved entries
+
+            await server.server.goAway()
+            let started = ContinuousClock.now
+            let listing = try await book.list()
+            let toggled = try await book.toggle("demo-pancakes")
+            let saved = try await book.list(savedOnly: true)
+            let shown = try await book.show("demo-dal")
+            let elapsed = ContinuousClock.now - started
+
+            #expect(elapsed < .milliseconds(500), "local answers took \(elapsed)")
+            #expect(listing.recipes.map(\.id).sorted() == ["demo-dal", "demo-pancakes", "demo-shakshuka"])
+            #expect(listing.recipes.first { $0.id == "demo-dal" }?.saved == true)
+            #expect(listing.lastSyncedAt != nil)
+            #expect(toggled.saved && toggled.sync == "queued")
+            #expect(Set(saved.recipes.map(\.id)) == ["demo-dal", "demo-pancakes", "demo-shakshuka"])
+            #expect(saved.recipes.first { $0.id == "demo-pancakes" }?.pending == ["save"])
+            #expect(shown.recipe.title == "Dal" || !shown.recipe.title.isEmpty)
+            #expect(shown.saved)
+
+            // Unreachable: nothing is sent, nothing is lost, no attempt is spent.
+            let offline = try await bed.test.runOnce()
+            #expect(offline.sent == 0)
+            let waiting = try #require(try await bed.test.operations().first)
+            #expect(waiting.kind == "save" && waiting.attempts == 0)
+
+            try await server.server.comeBack()
+            bed.test.clock.advance(by: 3600)  // the connectivity recheck falls due
+            #expect(try await bed.test.runOnce().sent == 1)
+            #expect(try await server.savedIDs(token: token).contains("demo-pancakes"))
+            #expect(try await bed.test.operations().isEmpty)
+        }
+    }
+
+    @Test func anUncachedRecipeCannotBeSavedOfflineAndTheErrorSaysWhy() async throws {
+        let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
+        defer { bed.remove() }
+        let error = await #expect(throws: FerryError.self) { try await bed.book.save("demo-dal") }
+        #expect(error?.code == .notFound)
+        #expect(error?.message.contains("could not be reached") == true)
+        #expect(try await bed.test.operations().isEmpty)
+        #expect(try await bed.book.list().recipes.isEmpty)
+    }
+
+    @Test func badIdsAreRefusedBeforeAnythingIsWritten() async throws {
+        let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
+        defer { bed.remove() }
+        for id in ["", "../etc", "a/b", String(repeating: "x", count: 200), "-x"] {
+            let error = await #expect(throws: FerryError.self) { try await bed.book.toggle(id) }
+            #expect(error?.code == .usage)
+        }
+        #expect(try await bed.test.operations().isEmpty)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RecipesPlugin
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+@Suite("Recipes: photos beside saved recipes")
+struct PhotoTests {
+    @Test func aSavedRecipesPhotoIsFetchedVerifiedAndRemovedOnUnsave() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login("sam", "sam-password")
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            try await book.refresh()
+            try await book.save("demo-shakshuka")
+            _ = try await bed.test.runOnce()  // sends the save, pulls, fetches the photo
+
+            let remote = try #require(try await server.recipe("demo-shakshuka", token: token))
+            let expected = try #require((remote["photo"] as? [String: Any])?["sha256"] as? String)
+            let shown = try await book.show("demo-shakshuka")
+            let path = try #require(shown.photoPath)
+            #expect(path.hasPrefix(bed.photos.path))
+            #expect(SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+
+            try await book.unsave("demo-shakshuka")
+            #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(try await book.show("demo-shakshuka").photoPath == nil)
+
+            // Recipes that are not saved get no photo.
+            _ = try await bed.test.runOnce()
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test func thePhotoOfARecipeTheUserCreatedStaysWhenItIsUnsaved() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login()
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            let recipe = try await book.add(
+                documentAt: try bed.file("cake.json", Data(#"{"title": "Cake"}"#.utf8)), photoAt: try bed.file("cake.png", samplePNG(9)))
+            let path = try #require(try await book.show(recipe.id).photoPath)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == samplePNG(9))
+            _ = try await bed.test.runOnce()
+            try await book.unsave(recipe.id)
+            _ = try await bed.test.runOnce()
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(try await book.show(recipe.id).photoPath == path)
+            #expect(try await server.savedIDs(token: token).contains(recipe.id) == false)
+        }
+    }
+
+    @Test func sha256MatchesKnownDigests() {
+        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+}
