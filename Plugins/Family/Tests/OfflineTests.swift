@@ -14,9 +14,9 @@ struct OfflineTests {
             let device = try await server.device()
             _ = try await device.family.group(Server.group)
             _ = try await device.family.round(Server.round)
-            let before = try await server.pluginRequests()
-            let cachedBefore = try await device.family.round(Server.round)
             device.offline()
+            let cachedBefore = try await device.family.round(Server.round)
+            let before = try await server.pluginRequests()
 
             let writes: [@Sendable () async throws -> Void] = [
                 { _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up) },
@@ -40,6 +40,7 @@ struct OfflineTests {
             #expect(round.pick == nil && round.round.status == "voting" && round.votes?.count == 1)
             let cached = try await device.family.round(Server.round)
             #expect(cached.fromCache && cached.value.localVotes.isEmpty && cached.value.detail == cachedBefore.value.detail)
+            #expect(cached.value.pickState == nil && cached.value.detail.round.status == "voting")
         }
     }
 

@@ -14,6 +14,7 @@ struct QueuedVoteTests {
     @Test func queuedVotesCoalescePerMemberAndMovieAndArriveAttributed() async throws {
         try await Server.with { server in
             let device = try await server.device(yaml: Self.yaml)
+            _ = try await device.family.round(Server.round)
             device.offline()
             #expect(try await device.family.vote(round: Server.round, tmdbID: 603, value: .up).queued)
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .down)

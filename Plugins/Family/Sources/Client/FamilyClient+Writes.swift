@@ -192,7 +192,7 @@ extension FamilyClient {
                 if let acting, let failure = explained as? FerryError, RemoteErrorBody(error)?.status == 403 {
                     explained = FerryError(
                         failure.code,
-                        failure.message + " (you are acting as member \(acting); only the group's creator, acting as themself, may pick)",
+                        failure.message + " (you are acting as member \(acting); only the group's creator, acting as themself, may pick: run `ferry auth act-as --self` first)",
                         underlying: error)
                 }
                 throw explained

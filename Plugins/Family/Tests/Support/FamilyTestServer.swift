@@ -1,5 +1,6 @@
 import FamilyPlugin
 import Foundation
+import Logging
 import FerryServer
 import SyncKernel
 import SyncKernelTesting
@@ -15,7 +16,9 @@ struct FamilyTestServer: Sendable {
 
     /// Runs `body` against a fresh server, and stops the server afterwards.
     static func with(_ body: (FamilyTestServer) async throws -> Void) async throws {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
+        var logger = Logger(label: "ferry.server.test")
+        logger.logLevel = .warning
+        var configuration = FerryServerConfiguration(port: 0, seedDemo: true, logger: logger)
         configuration.passwordHashCost = 4
         let server = try await FerryServer.start(configuration)
         do {

@@ -1,0 +1,47 @@
+import FamilyPlugin
+import Foundation
+import SyncKernel
+import Testing
+
+/// Entities created while queued get a local id; the server's id replaces it everywhere
+/// once known, and writes that refer to it wait for it.
+@Suite("Family: queued creations")
+struct QueuedCreationTests {
+    typealias Server = FamilyTestServer
+    static let yaml = """
+        plugins:
+          family:
+            operations:
+              round_start: {delivery: queued}
+              vote: {delivery: queued}
+        """
+
+    @Test func aRoundStartedOfflineAndAVoteOnItReachTheServerInOrder() async throws {
+        try await Server.with { server in
+            let device = try await server.device(yaml: Self.yaml)
+            _ = try await device.family.closeRound(Server.round)
+            _ = try await device.family.group(Server.group)
+            device.offline()
+            let started = try await device.family.startRound(group: Server.group, name: "Offline", attendees: ["Kiddo"])
+            #expect(started.queued && started.value.id.hasPrefix("local-") && started.value.status == "pending")
+            _ = try await device.family.vote(round: started.value.id, tmdbID: 603, value: .up)
+            #expect(try await device.family.group(Server.group).value.activeRound?.round.id == started.value.id)
+
+            device.online()
+            var summary = try await device.test.runOnce()
+            for _ in 0..<5 where try await !device.test.operations().isEmpty {
+                device.test.clock.advance(by: 600)
+                summary = try await device.test.runOnce()
+            }
+            _ = summary
+            #expect(try await device.test.operations().isEmpty)
+            let group = try await device.family.group(Server.group).value
+            let round = try #require(group.activeRound)
+            #expect(round.round.name == "Offline" && !round.round.id.hasPrefix("local-"))
+            let view = try await device.family.round(round.round.id).value
+            #expect(view.attendees == ["mem_kid"])
+            #expect(view.detail.votes?.map(\.memberID) == ["mem_demo"])
+            #expect(view.localVotes.map(\.state) == ["sent"])
+        }
+    }
+}
