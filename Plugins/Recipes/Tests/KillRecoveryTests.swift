@@ -61,6 +61,10 @@ struct KillRecoveryTests {
             // so the next start meets a settled server, as after a real crash.
             try await Task.sleep(for: .milliseconds(900))
 
+            let store = try FerryStore.open(at: folder.appendingPathComponent("data/ferry.sqlite").path)
+            let states = try await store.read { db in try String.fetchAll(db, sql: "SELECT state FROM kernel_operations") }
+            #expect(states.contains("in_flight"), "the runner died with sends in flight: \(states)")
+
             // The next start finishes the work.
             server.server.setFaults(FaultSettings())
             let again = try ferry.run(["run", "--once"])
@@ -70,8 +74,7 @@ struct KillRecoveryTests {
             #expect(try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", "kill-soup"])
             let soup = try #require(try await server.recipe("kill-soup", token: token))
             #expect(soup["version"] as? Int == 2, "created once (1) and its photo once (2)")
-            #expect((soup["photo"] as? [String: Any])?["sha256"] as? String == SHA256.hex(samplePNG(4)))
-            let store = try FerryStore.open(at: folder.appendingPathComponent("data/ferry.sqlite").path)
+            #expect((soup["photo"] as? [String: Any])?["sha256"] as? String == SHA256Hasher.hex(samplePNG(4)))
             let left = try await store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations") ?? -1 }
             #expect(left == 0)
         }

@@ -43,7 +43,7 @@ struct LegacyImportTests {
             _ = try await bed.test.runOnce()
             let remote = try #require(try await server.recipe(Self.soupID, token: token))
             #expect(remote["title"] as? String == "Grandma's soup")
-            #expect((remote["photo"] as? [String: Any])?["sha256"] as? String == SHA256.hex(samplePNG(5)))
+            #expect((remote["photo"] as? [String: Any])?["sha256"] as? String == SHA256Hasher.hex(samplePNG(5)))
             #expect(try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", Self.soupID])
 
             // Unsaved since: a third run still leaves it alone.

@@ -33,6 +33,11 @@ struct LocalFirstTests {
             #expect(shown.recipe.title == "Dal" || !shown.recipe.title.isEmpty)
             #expect(shown.saved)
 
+            // Asking for a refresh while the server is away answers from the cache, quietly.
+            let refreshed = try #require(try await book.read(policy: .cacheThenNetwork))
+            #expect(refreshed.isFromCache && refreshed.offline != nil && refreshed.hasPendingWrites)
+            #expect(refreshed.value.recipes.count == 3)
+
             // Unreachable: nothing is sent, nothing is lost, no attempt is spent.
             let offline = try await bed.test.runOnce()
             #expect(offline.sent == 0)

@@ -32,7 +32,7 @@ struct UploadOrderTests {
             #expect(second.sent == 2)
             let remote = try #require(try await server.recipe(recipe.id, token: token))
             #expect(remote["title"] as? String == "Soup")
-            #expect((remote["photo"] as? [String: Any])?["sha256"] as? String == SHA256.hex(samplePNG(3)))
+            #expect((remote["photo"] as? [String: Any])?["sha256"] as? String == SHA256Hasher.hex(samplePNG(3)))
             #expect(try await server.savedIDs(token: token).contains(recipe.id))
             let item = try #require(try await book.list().recipes.first { $0.id == recipe.id })
             #expect(item.onServer && item.mine && item.pending.isEmpty)

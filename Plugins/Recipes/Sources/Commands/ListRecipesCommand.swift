@@ -20,14 +20,9 @@ struct ListRecipesCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let book = try RecipeBook(runtime: runtime)
-        if refresh {
-            do {
-                _ = try await book.refresh()
-            } catch {
-                Output.warn("recipes: could not refresh (\(Self.reason(error))); showing the local cache")
-            }
-        }
-        let listing = try await book.list(savedOnly: saved)
+        let read = try await book.read(savedOnly: saved, policy: refresh ? .cacheThenNetwork : .cacheOnly)
+        if let offline = read?.offline { Output.warn("recipes: offline (\(offline)); showing the local cache") }
+        let listing = read?.value ?? RecipeListing(recipes: [], lastSyncedAt: nil)
         let output = Output(json: global.json)
         if global.json {
             try output.printJSON(listing)
@@ -57,10 +52,5 @@ struct ListRecipesCommand: RuntimeCommand {
         if !item.failed.isEmpty { parts.append("failed: " + item.failed.joined(separator: ", ") + " (see ferry queue)") }
         if parts.isEmpty { return item.onServer ? "synced" : "local only" }
         return parts.joined(separator: "; ")
-    }
-
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? FerryError { return error.message }
-        return String(describing: error)
     }
 }

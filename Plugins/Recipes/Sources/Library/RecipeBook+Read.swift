@@ -34,6 +34,23 @@ extension RecipeBook {
         }
     }
 
+    /// The list under a cache policy: `cache_only` (what `list` does) never asks the
+    /// network; `cache_then_network` (`list --refresh`) answers from the cache, pulls when
+    /// a connection is there, and answers again. Offline, the cached answer carries why.
+    /// Nil when nothing is cached and the server could not be asked.
+    public func read(savedOnly: Bool = false, policy: CachePolicy) async throws -> CachedRead<RecipeListing>? {
+        let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
+        let book = self
+        return try await reader.read(
+            policy,
+            cache: {
+                let listing = try await book.list(savedOnly: savedOnly)
+                return listing.recipes.isEmpty && listing.lastSyncedAt == nil ? nil : listing
+            },
+            pending: { try await book.list(savedOnly: savedOnly).recipes.contains { !$0.pending.isEmpty } },
+            refresh: { try await book.refresh() })
+    }
+
     /// One recipe from the cache; a recipe not cached is fetched from the server.
     public func show(_ id: String) async throws -> RecipeDetail {
         try Self.check(id)

@@ -74,7 +74,7 @@ public struct PhotoStore: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw FerryError(.file, "cannot store the photo of \(id) in \(folder.path): \(error.localizedDescription)", underlying: error)
         }
-        return (file, SHA256.hex(data))
+        return (file, SHA256Hasher.hex(data))
     }
 
     /// The bytes of a stored photo, or nil when the file is gone.

@@ -42,7 +42,7 @@ extension RecipesPlugin {
             logger.warning("recipes: the photo of \(photo.id) could not be fetched: \(failure.reason)")
             return
         }
-        let digest = SHA256.hex(response.body)
+        let digest = SHA256Hasher.hex(response.body)
         guard digest == photo.sha256 else {
             logger.warning("recipes: the photo of \(photo.id) does not match its announced digest; it will be fetched again on the next pull")
             return

@@ -31,7 +31,7 @@ extension RecipesPlugin {
                         "PUT", "/v1/recipes/\(operation.entity)/photo", headers: [("Content-Type", type)], body: bytes,
                         idempotencyKey: key + ".photo"))
                 entity = stored.body
-                photoDigest = SHA256.hex(bytes)
+                photoDigest = SHA256Hasher.hex(bytes)
             } else {
                 logger.warning("recipes: the photo of \(operation.entity) (\(file)) is gone from \(photos.folder.path); uploading the recipe without it")
             }
