@@ -6,9 +6,12 @@ import SyncKernel
 struct EventPrinter: Service {
     let events: EventBus
     let json: Bool
+    /// Printed to standard error once the runner handles SIGINT and SIGTERM.
+    let banner: String
 
     func run() async throws {
         let stream = events.subscribe()
+        Output.warn(banner)
         await withGracefulShutdownHandler {
             for await event in stream.cancelOnGracefulShutdown() {
                 if let line = Self.describe(event) { print(line) }

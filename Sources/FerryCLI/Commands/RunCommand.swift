@@ -30,13 +30,14 @@ struct RunCommand: RuntimeCommand {
             if summary.failed { throw CommandFailure(exitCode: 1) }
             return
         }
-        let printer = EventPrinter(events: runtime.events, json: global.json)
+        let printer = EventPrinter(
+            events: runtime.events, json: global.json,
+            banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop")
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: engine), .init(service: printer)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: runtime.logger))
-        Output.warn("ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop")
         try await group.run()
         Output.warn("ferry: stopped; nothing in flight was lost")
     }

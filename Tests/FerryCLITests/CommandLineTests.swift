@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The ferry executable as a person uses it: messages, exit codes, JSON.
+@Suite("ferry command line", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+struct CommandLineTests {
+    static let offlineConfig = "server: http://127.0.0.1:9\nplugins:\n  recipes: {}\n"
+
+    @Test func anUnknownKeyExitsWithTheConfigurationCodeAndNamesIt() throws {
+        let ferry = try FerryProcess.make(config: "server: http://127.0.0.1:9\nsyncc: {}\n")
+        let result = try ferry.run(["status"])
+        #expect(result.status == 78)
+        #expect(result.error.contains("config.yaml:2: unknown key syncc"))
+    }
+
+    @Test func aMissingConfigurationSaysHowToPointAtOne() throws {
+        let ferry = try FerryProcess.make(config: "")
+        let result = try ferry.run(["status", "--config", "nowhere.yaml"])
+        #expect(result.status == 78)
+        #expect(result.error.contains("--config PATH or set FERRY_CONFIG"))
+    }
+
+    @Test func configCheckReportsTheEnabledPlugins() throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let result = try ferry.run(["config", "check", "--json"])
+        #expect(result.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        #expect(report?["plugins"] as? [String] == ["recipes"])
+    }
+
+    @Test func airplaneModeIsSharedByEveryProcessUntilAuto() throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        #expect(try ferry.run(["network", "offline"]).output.contains("offline (forced)"))
+        let status = try ferry.run(["status", "--json"])
+        let json = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        #expect((json?["connectivity"] as? [String: Any])?["reachable"] as? Bool == false)
+        #expect(try ferry.run(["network", "auto"]).status == 0)
+        #expect(try ferry.run(["network"]).output.contains("(forced)") == false)
+    }
+
+    @Test func anUnknownOperationIdIsNotFound() throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let result = try ferry.run(["queue", "show", "deadbeef"])
+        #expect(result.status == 66)
+        #expect(result.error.contains("ferry queue list"))
+    }
+
+    @Test func runOnceWithNothingToDoSucceedsOffline() throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let result = try ferry.run(["run", "--once"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("nothing waiting"))
+    }
+
+    @Test func theRunnerStopsCleanlyOnSIGTERM() throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let running = try ferry.start(["run"])
+        var banner = Data()
+        while !String(decoding: banner, as: UTF8.self).contains("press Ctrl-C") {
+            let chunk = running.stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += chunk
+        }
+        running.process.terminate()
+        running.process.waitUntilExit()
+        let rest = running.stderr.fileHandleForReading.readDataToEndOfFile()
+        #expect(running.process.terminationStatus == 0)
+        #expect(String(decoding: banner + rest, as: UTF8.self).contains("stopped"))
+    }
+}
