@@ -1,14 +1,72 @@
+import ArgumentParser
 import Foundation
+import GRDB
 import SyncKernel
 
-/// The movies plugin (being built).
+/// The movie list: local-first reads from a full cache, queued changes, movies added
+/// offline by title and matched on TMDB when online, and a poster cache.
+///
+/// Operations: `update` (a merge patch; repeated updates coalesce), `remove` (drops an
+/// unsent update), `add` (by TMDB id, online only by default) and `add_title` (a movie
+/// added by title with a local id; matched on TMDB, then added to the server, and queued
+/// changes made to it meanwhile follow it to its server id).
 public struct MoviesPlugin: SyncPlugin {
-    public static let name = "movies"
-    public static let operations: [String: OperationPolicy] = [:]
+    public typealias Settings = MoviesSettings
 
-    public init(settings: EmptySettings, context: PluginContext) {}
+    public static let name = "movies"
+    public static let summary = "Your movie list, matched on TMDB, with a poster cache"
+    public static let operations: [String: OperationPolicy] = [
+        "update": OperationPolicy(coalesce: .init(mode: .merge)),
+        "remove": OperationPolicy(coalesce: .init(supersedes: ["update"])),
+        "add": OperationPolicy(delivery: .onlineOnly),
+        "add_title": OperationPolicy(),
+    ]
+    public static let migrations = MoviesSchema.migrations
+    public static let command: (any ParsableCommand.Type)? = MoviesCommand.self
+
+    /// The plugin's settings from `config.yaml`.
+    public let settings: MoviesSettings
+    let context: PluginContext
+    let tmdb: TMDBClient
+
+    public init(settings: MoviesSettings, context: PluginContext) throws {
+        self.settings = settings
+        self.context = context
+        self.tmdb = TMDBClient(
+            settings: settings.tmdb, transport: context.transport, clock: context.clock, logger: context.logger)
+    }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        throw FerryError(.plugin, "movies has no operation \(operation.kind)")
+        switch operation.kind {
+        case "update": try await sendUpdate(operation, context: context)
+        case "remove": try await sendRemove(operation, context: context)
+        case "add": try await sendAdd(operation, context: context)
+        case "add_title": try await sendAddTitle(operation, context: context)
+        default: throw FerryError(.plugin, "movies has no operation \(operation.kind)")
+        }
+    }
+
+    public func pull(_ context: PullContext) async throws -> PullSummary {
+        try await MoviesPull(context: context).run()
+    }
+
+    public func remap(localID: String, to remoteID: String, in db: Database) throws {
+        try PendingMovies.delete(localID, in: db)
+        try MovieRows.rebase(remoteID, in: db)
+    }
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        guard let remote = conflict.remote, let movie = try? ServerMovie.decode(remote) else {
+            if conflict.remote == nil || conflict.remote == Data("null".utf8) { try MovieRows.delete(conflict.entity, in: db) }
+            return
+        }
+        try MovieRows.store(movie, json: remote, now: context.clock.now(), in: db)
+    }
+
+    public func localDataAtRisk(in db: Database) throws -> String? {
+        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_pending") ?? 0
+        let cached = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_movies") ?? 0
+        guard pending + cached > 0 else { return nil }
+        return "\(cached) cached movies" + (pending > 0 ? " and \(pending) movies added offline and not yet on the server" : "")
     }
 }

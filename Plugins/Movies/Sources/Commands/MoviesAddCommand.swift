@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies add`: by TMDB id (online), or by title (offline too, matched later).
+struct MoviesAddCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a movie by TMDB id (needs a connection) or by title (works offline).",
+        discussion: """
+            --tmdb N adds the movie to the server now. --title "Heat" [--year 1995] stores it at once as a
+            pending movie; when online, `ferry run` matches it on TMDB and adds it. Pending movies with no
+            single best match are listed by `ferry movies pending` and settled with `ferry movies resolve`.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The movie's TMDB id (online).")
+    var tmdb: Int?
+    @Option(help: "The movie's title (works offline).")
+    var title: String?
+    @Option(help: "The release year, to tell remakes apart (with --title).")
+    var year: Int?
+    @Option(help: "Who recommended it.")
+    var recommender: String?
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        switch (tmdb, title) {
+        case (let tmdb?, nil):
+            if year != nil { throw FerryError(.usage, "--year goes with --title; a TMDB id names one movie already") }
+            let movie = try await library.add(tmdbID: tmdb, recommender: recommender)
+            if global.json { return try Output(json: true).printJSON(movie) }
+            if let movie {
+                print("Added \(movie.label) as \(movie.id).")
+            } else {
+                print("Queued TMDB \(tmdb); it is added when `ferry run` is online.")
+            }
+        case (nil, let title?):
+            let pending = try await library.add(title: title, year: year, recommender: recommender)
+            if global.json { return try Output(json: true).printJSON(pending) }
+            print("Added \"\(pending.title)\"\(year.map { " (\($0))" } ?? "") as \(pending.id), pending its TMDB match.")
+            print("It is matched and added to the server when `ferry run` is online; `ferry movies pending` shows it.")
+        case (nil, nil):
+            throw FerryError(.usage, "give --tmdb N or --title \"Title\" (with --year YYYY when there are remakes)")
+        case (_?, _?):
+            throw FerryError(.usage, "give either --tmdb or --title, not both")
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies people`: who recommended what, from the local list.
+struct MoviesPeopleCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "people", abstract: "List the people who recommended your movies (from the local list).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        let people = try await library.people()
+        if global.json { return try Output(json: true).printJSON(["people": people]) }
+        guard !people.isEmpty else {
+            print("Nobody yet: movies added with --recommender NAME show up here.")
+            return
+        }
+        let titles = Dictionary(try await library.movies().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+        Output(json: false).table(
+            ["ID", "NAME", "MOVIES", "TITLES"],
+            people.map { [$0.id, $0.name, String($0.movieCount), $0.movieIds.compactMap { titles[$0] }.joined(separator: ", ")] })
+    }
+}

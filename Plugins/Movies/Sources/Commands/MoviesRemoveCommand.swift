@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies remove ID`: removed locally at once, the removal queued.
+struct MoviesRemoveCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a movie from your list (works offline).")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The movie's id.")
+    var id: String
+    @Flag(name: .long, help: "Do not ask for confirmation.")
+    var yes = false
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        guard let movie = try await library.movie(id) else {
+            throw FerryError(.notFound, "no movie \(id) in the local list; `ferry movies list` shows the ids")
+        }
+        guard Output.confirm("Remove \(movie.label) from your list?", assumeYes: yes) else {
+            throw FerryError(.usage, "nothing was removed; pass --yes to remove without asking")
+        }
+        try await library.remove(id)
+        if global.json { return try Output(json: true).printJSON(["removed": movie.id]) }
+        print("Removed \(movie.label)\(PendingMovies.isLocal(movie.id) ? "" : "; the removal is queued and `ferry run` sends it").")
+    }
+}

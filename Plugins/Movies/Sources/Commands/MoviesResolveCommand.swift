@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies resolve PENDING_ID --tmdb N`: settles a pending movie by hand.
+struct MoviesResolveCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Choose the TMDB movie a pending movie is; it is added on the next sync.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The pending movie's local id (from `ferry movies pending`).")
+    var id: String
+    @Option(help: "The TMDB id to add it as.")
+    var tmdb: Int
+
+    func run(in runtime: FerryRuntime) async throws {
+        let pending = try await MoviesLibrary(runtime: runtime).resolve(id, tmdbID: tmdb)
+        if global.json { return try Output(json: true).printJSON(pending) }
+        let chosen = pending.candidates.first { $0.tmdbId == tmdb }.map { " (\($0.label))" } ?? ""
+        print("\(id) will be added as TMDB \(tmdb)\(chosen) when `ferry run` is online; changes made to it follow it.")
+    }
+}

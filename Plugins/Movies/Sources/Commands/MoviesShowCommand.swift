@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies show ID`: every field of one movie, from the cache.
+struct MoviesShowCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one movie: genres, director, overview, IMDb id, poster, status, rating, date watched, recommender.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The movie's id (from `ferry movies list`), or a local id of a movie added offline.")
+    var id: String
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        var movie = try await library.movie(id)
+        if movie == nil, !(try await library.hasCache()), await runtime.connectivity.current().reachable {
+            _ = try? await library.refresh()
+            movie = try await library.movie(id)
+        }
+        guard let movie else {
+            throw FerryError(.notFound, "no movie \(id) in the local list; `ferry movies list` shows the ids")
+        }
+        let poster = try await library.posters().cached(movie)
+        if global.json {
+            try Output(json: true).printJSON(movie)
+            return
+        }
+        print(MovieFormat.details(movie, poster: poster?.url.path))
+    }
+}

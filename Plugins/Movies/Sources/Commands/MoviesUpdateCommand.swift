@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies update ID`: a local change at once, queued for the server.
+struct MoviesUpdateCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Change a movie's status, rating, date watched or recommender (works offline).",
+        discussion: "The change is made locally at once and queued; several changes before a sync go out as one.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The movie's id (a local id of a movie added offline works too).")
+    var id: String
+    @Option(help: "want_to_watch, watching or watched.")
+    var status: String?
+    @Option(help: "Your rating, 1 to 10.")
+    var rating: Int?
+    @Option(name: .customLong("watched-on"), help: "The date you watched it, YYYY-MM-DD.")
+    var watchedOn: String?
+    @Option(help: "Who recommended it.")
+    var recommender: String?
+    @Flag(name: .customLong("clear-rating"), help: "Remove your rating.")
+    var clearRating = false
+    @Flag(name: .customLong("clear-watched-on"), help: "Remove the date watched.")
+    var clearWatchedOn = false
+    @Flag(name: .customLong("clear-recommender"), help: "Remove the recommender.")
+    var clearRecommender = false
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        let result = try await library.update(
+            id,
+            MovieChanges(
+                status: status, rating: rating, watchedOn: watchedOn, recommender: recommender, clearRating: clearRating,
+                clearWatchedOn: clearWatchedOn, clearRecommender: clearRecommender))
+        let movie = try await library.movie(id)
+        if global.json { return try Output(json: true).printJSON(movie) }
+        let how: String
+        switch result {
+        case .coalesced: how = "merged with the change already queued"
+        case .inserted: how = "queued"
+        case .cancelled: how = "nothing left to send"
+        }
+        print("Updated \(movie?.label ?? id) (\(how)); `ferry run` sends it.")
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry movies posters fetch|usage|clear`.
+struct PostersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "posters",
+        abstract: "The poster cache: fetch posters for offline use, show its usage, clear it.",
+        subcommands: [PostersFetchCommand.self, PostersUsageCommand.self, PostersClearCommand.self])
+}
+
+/// `ferry movies posters fetch [ID...]`.
+struct PostersFetchCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch", abstract: "Download the posters of your movies (or of the given ids) that are not cached yet.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Movie ids; all movies when left out.")
+    var ids: [String] = []
+
+    struct Report: Encodable {
+        var downloaded = 0
+        var cached = 0
+        var failed: [String: String] = [:]
+        var evicted = 0
+    }
+
+    func run(in runtime: FerryRuntime) async throws {
+        let library = try MoviesLibrary(runtime: runtime)
+        let posters = library.posters()
+        var movies = try await library.movies()
+        if !ids.isEmpty {
+            let wanted = Set(ids)
+            let unknown = wanted.subtracting(movies.map(\.id))
+            guard unknown.isEmpty else {
+                throw FerryError(.notFound, "no movie \(unknown.sorted().joined(separator: ", ")) in the local list; `ferry movies list` shows the ids")
+            }
+            movies = movies.filter { wanted.contains($0.id) }
+        }
+        try await posters.files.expire()
+        var report = Report()
+        for movie in movies where movie.posterPath?.isEmpty == false {
+            do {
+                guard let file = try await posters.fetch(movie) else { continue }
+                if file.downloaded { report.downloaded += 1 } else { report.cached += 1 }
+            } catch let error as FerryError where error.code == .requiresConnection {
+                if global.json { report.failed[movie.id] = error.message; continue }
+                Output.warn("offline: \(error.message)")
+                break
+            } catch {
+                let reason = (error as? FerryError)?.message ?? "\(FailureClass.classify(error, now: runtime.clock.now()))"
+                runtime.logger.debug("poster of \(movie.id): \(reason)")
+                report.failed[movie.id] = reason
+            }
+        }
+        if global.json { return try Output(json: true).printJSON(report) }
+        let usage = try await posters.files.usage()
+        print("posters: \(report.downloaded) downloaded, \(report.cached) already cached\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed")")
+        for (id, reason) in report.failed.sorted(by: { $0.key < $1.key }) { print("  \(id): \(reason)") }
+        print("cache: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")")
+    }
+}
+
+/// `ferry movies posters usage`.
+struct PostersUsageCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(commandName: "usage", abstract: "Show how much room cached posters take.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run(in runtime: FerryRuntime) async throws {
+        let posters = try MoviesLibrary(runtime: runtime).posters()
+        try await posters.files.expire()
+        let usage = try await posters.files.usage()
+        if global.json { return try Output(json: true).printJSON(usage) }
+        print("posters: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")")
+        if let age = usage.maxAgeSeconds { print("kept for \(Int(age / 86_400)) days after download; least recently used go first when full") }
+        if usage.partialBytes > 0 { print("interrupted downloads: \(ByteCount(usage.partialBytes)) (resumed on the next fetch)") }
+        print("folder: \(posters.files.root.path)")
+    }
+}
+
+/// `ferry movies posters clear`.
+struct PostersClearCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every cached poster.")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Do not ask for confirmation.")
+    var yes = false
+
+    func run(in runtime: FerryRuntime) async throws {
+        let posters = try MoviesLibrary(runtime: runtime).posters()
+        let usage = try await posters.files.usage()
+        guard usage.files + (usage.partialBytes > 0 ? 1 : 0) > 0 else {
+            print("The poster cache is already empty.")
+            return
+        }
+        guard Output.confirm("Delete \(usage.files) cached posters (\(ByteCount(usage.bytes)))?", assumeYes: yes) else {
+            throw FerryError(.usage, "nothing was deleted; pass --yes to clear without asking")
+        }
+        let removed = try await posters.files.purge()
+        if global.json { return try Output(json: true).printJSON(removed) }
+        print("Deleted \(removed.keys.count) posters (\(ByteCount(removed.bytes))).")
+    }
+}

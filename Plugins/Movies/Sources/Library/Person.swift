@@ -1,0 +1,37 @@
+import Foundation
+
+/// Someone who recommended movies, derived from the local list (so it includes movies
+/// added offline and changes not yet sent). Ids follow the server's rule: the name
+/// lower-cased, other characters turned into `-`.
+public struct Person: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var movieIds: [String]
+    public var movieCount: Int
+
+    /// Groups `movies` by recommender, most recommendations first, then by name.
+    static func people(from movies: [Movie]) -> [Person] {
+        var byID: [String: Person] = [:]
+        for movie in movies where movie.sync != .removing {
+            guard let name = movie.recommender?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
+            let id = identifier(name)
+            byID[id, default: Person(id: id, name: name, movieIds: [], movieCount: 0)].movieIds.append(movie.id)
+            byID[id]?.movieCount += 1
+        }
+        return byID.values.sorted { ($0.movieCount, $1.name.lowercased()) > ($1.movieCount, $0.name.lowercased()) }
+    }
+
+    static func identifier(_ name: String) -> String {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var id = ""
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                id.unicodeScalars.append(scalar)
+            } else if !id.hasSuffix("-") {
+                id += "-"
+            }
+        }
+        let trimmed = String(id.trimmingCharacters(in: .init(charactersIn: "-")).prefix(100))
+        return trimmed.isEmpty ? "person" : trimmed
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// Reads and writes of `movies_movies`, the full cache.
+enum MovieRows {
+    /// Stores the server's `movie` (and its JSON as received), then applies the still
+    /// pending operations on it again, so that a refresh never undoes a local write.
+    static func store(_ movie: ServerMovie, json: Data, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO movies_movies
+                    (id, tmdb_id, imdb_id, title, year, genres, director, overview, poster_path, status, my_rating,
+                     date_watched, recommender, version, created_at, updated_at, removed, server_json, cached_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                """,
+            arguments: [
+                movie.id, movie.tmdbId, movie.imdbId, movie.title, movie.year, try encodeGenres(movie.genres ?? []),
+                movie.director, movie.overview, movie.posterPath, movie.status, movie.myRating, movie.dateWatched,
+                movie.recommender, movie.version ?? 0, movie.createdAt, movie.updatedAt, json, now.timeIntervalSince1970,
+            ])
+        try rebase(movie.id, in: db)
+    }
+
+    /// Applies the unsent operations on `id` to its row again; returns whether there were any.
+    @discardableResult
+    static func rebase(_ id: String, in db: Database) throws -> Bool {
+        let pending = try pendingOperations(entity: id, in: db)
+        for operation in pending {
+            switch operation.kind {
+            case "update": try apply(try MoviePatch(payload: operation.payload), to: id, in: db)
+            case "remove": try db.execute(sql: "UPDATE movies_movies SET removed = 1 WHERE id = ?", arguments: [id])
+            default: break
+            }
+        }
+        return !pending.isEmpty
+    }
+
+    /// Unsent (and not dead) operations of the plugin on `entity`, oldest first.
+    static func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
+        try QueuedOperation.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state != 'dead' ORDER BY seq"),
+            arguments: [entity])
+    }
+
+    /// Applies `patch` to the row of `id`.
+    static func apply(_ patch: MoviePatch, to id: String, in db: Database) throws {
+        let (sql, values) = patch.assignments()
+        guard !sql.isEmpty else { return }
+        try db.execute(sql: "UPDATE movies_movies SET \(sql) WHERE id = ?", arguments: StatementArguments(values + [id]))
+    }
+
+    static func delete(_ id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM movies_movies WHERE id = ?", arguments: [id])
+    }
+
+    static func markRemoved(_ id: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE movies_movies SET removed = 1 WHERE id = ?", arguments: [id])
+    }
+
+    /// The server's JSON of `id` as last received: the base of a conditional write.
+    static func serverJSON(_ id: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT server_json FROM movies_movies WHERE id = ?", arguments: [id])
+    }
+
+    /// Whether the row exists (removed or not).
+    static func exists(_ id: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM movies_movies WHERE id = ?", arguments: [id]) ?? false
+    }
+
+    /// The id of the cached movie with `tmdbID`, if any.
+    static func id(tmdbID: Int, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT id FROM movies_movies WHERE tmdb_id = ? AND removed = 0", arguments: [tmdbID])
+    }
+
+    /// Cached movies (with local changes), removed ones included, optionally of one status.
+    static func all(status: String? = nil, in db: Database) throws -> [Movie] {
+        let pendingEntities = try String.fetchSet(
+            db, sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = 'movies' AND state != 'dead'")
+        var sql = "SELECT * FROM movies_movies"
+        var arguments: StatementArguments = []
+        if let status {
+            sql += " WHERE status = ?"
+            arguments = [status]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY title COLLATE NOCASE, year, id", arguments: arguments).map { row in
+            try movie(row, pending: pendingEntities.contains(row["id"]))
+        }
+    }
+
+    /// One cached movie.
+    static func movie(_ id: String, in db: Database) throws -> Movie? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movies_movies WHERE id = ?", arguments: [id]) else { return nil }
+        return try movie(row, pending: !pendingOperations(entity: id, in: db).isEmpty)
+    }
+
+    /// The server's JSON of every cached movie, by id (for a `--json` dump that rebuilds exactly).
+    static func serverJSONs(in db: Database) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, server_json FROM movies_movies") { result[row["id"]] = row["server_json"] }
+        return result
+    }
+
+    private static func movie(_ row: Row, pending: Bool) throws -> Movie {
+        let removed: Bool = row["removed"]
+        return Movie(
+            id: row["id"], tmdbId: row["tmdb_id"], imdbId: row["imdb_id"], title: row["title"], year: row["year"],
+            genres: decodeGenres(row["genres"]), director: row["director"], overview: row["overview"],
+            posterPath: row["poster_path"], status: row["status"], myRating: row["my_rating"],
+            dateWatched: row["date_watched"], recommender: row["recommender"],
+            sync: removed ? .removing : (pending ? .changed : .synced))
+    }
+
+    static func encodeGenres(_ genres: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(genres), as: UTF8.self)
+    }
+
+    static func decodeGenres(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+}

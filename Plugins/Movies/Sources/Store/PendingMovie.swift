@@ -1,0 +1,54 @@
+import Foundation
+
+/// A movie added offline by title, waiting for its TMDB match.
+public struct PendingMovie: Codable, Sendable, Equatable {
+    /// Its local id (`local-...`); queued changes to it follow it to its server id.
+    public var id: String
+    public var title: String
+    public var year: Int?
+    public var recommender: String?
+    /// The TMDB id chosen by hand (`movies resolve`), if any.
+    public var tmdbId: Int?
+    public var status: String
+    public var myRating: Int?
+    public var dateWatched: String?
+    /// `waiting` (to be matched when online) or `needs_choice` (no single best match).
+    public var state: State
+    /// Why it is still pending, once a match was tried.
+    public var reason: String?
+    /// What TMDB offered, best first.
+    public var candidates: [Candidate]
+    public var createdAt: Date
+
+    /// Where a pending movie stands.
+    public enum State: String, Codable, Sendable {
+        case waiting
+        case needsChoice = "needs_choice"
+    }
+
+    /// One TMDB search result offered for a pending movie.
+    public struct Candidate: Codable, Sendable, Equatable {
+        public var tmdbId: Int
+        public var title: String
+        public var year: Int?
+        public var popularity: Double?
+
+        public init(tmdbId: Int, title: String, year: Int?, popularity: Double?) {
+            self.tmdbId = tmdbId
+            self.title = title
+            self.year = year
+            self.popularity = popularity
+        }
+
+        /// `Title (Year) tmdb N`.
+        public var label: String { "\(year.map { "\(title) (\($0))" } ?? title), tmdb \(tmdbId)" }
+    }
+
+    /// The movie as lists show it.
+    var asMovie: Movie {
+        Movie(
+            id: id, tmdbId: tmdbId, imdbId: nil, title: title, year: year, genres: [], director: nil, overview: nil,
+            posterPath: nil, status: status, myRating: myRating, dateWatched: dateWatched, recommender: recommender,
+            sync: state == .needsChoice ? .needsChoice : .pendingMatch)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import SyncKernel
+
+/// A client of the TMDB API v3: `search/movie` and `movie/{id}` with
+/// `append_to_response=external_ids,credits`.
+///
+/// It speaks to whatever `tmdb.url` names: the reference server's subset (`/tmdb/3`,
+/// resolved against `server`) or `https://api.themoviedb.org/3`. The token goes as a
+/// bearer header or an `api_key` parameter, never as Ferry's own credentials, and never
+/// into a log line (the transport logs paths without queries). A 429 is waited out when
+/// its `Retry-After` is at most `max_retry_wait`; otherwise it is thrown so that the
+/// outbox retries when the remote allows.
+struct TMDBClient: Sendable {
+    let settings: TMDBSettings
+    let transport: HTTPTransport
+    let clock: any KernelClock
+    let logger: Logger
+    /// How many 429s one call waits out before giving up to the outbox.
+    var maxRateLimitRetries = 3
+
+    /// Searches movies by title (and release year when given); the first page, most popular first.
+    func search(title: String, year: Int?) async throws -> [TMDBSearchResult] {
+        var query = [("query", title), ("include_adult", "false"), ("page", "1")]
+        if let year { query.append(("year", String(year))) }
+        let page: TMDBSearchPage = try await get("/search/movie", query: query)
+        return page.results
+    }
+
+    /// A movie's details with its external ids (IMDb) and credits (director).
+    func details(_ id: Int) async throws -> TMDBMovieDetails {
+        try await get("/movie/\(id)", query: [("append_to_response", "external_ids,credits")])
+    }
+
+    private func get<T: Decodable>(_ path: String, query: [(String, String)]) async throws -> T {
+        var query = query
+        var headers: [(String, String)] = []
+        switch settings.auth {
+        case .bearer: headers.append(("Authorization", "Bearer \(settings.token)"))
+        case .apiKey: query.append(("api_key", settings.token))
+        }
+        var base = settings.url
+        while base.hasSuffix("/") { base.removeLast() }
+        let request = HTTPRequest("GET", base + path, query: query, headers: headers, authenticated: false)
+        var waited = 0
+        while true {
+            do {
+                let response = try await transport.send(request)
+                do {
+                    return try response.decode(T.self)
+                } catch {
+                    throw FerryError(.rejected, "TMDB sent an answer to \(path) that could not be read: \(error)", underlying: error)
+                }
+            } catch let failure as RemoteFailure {
+                let now = clock.now()
+                if failure.status == 429, waited < maxRateLimitRetries,
+                    case .transient(_, let retryAfter) = FailureClass.classify(failure, now: now),
+                    let wait = retryAfter ?? 1 as TimeInterval?, wait <= settings.maxRetryWait.value
+                {
+                    waited += 1
+                    logger.debug("TMDB asked to slow down; waiting \(wait) s (Retry-After)")
+                    try await clock.sleep(until: now.addingTimeInterval(wait))
+                    continue
+                }
+                throw Self.explain(failure, path: path)
+            }
+        }
+    }
+
+    /// TMDB's refusals become errors that say what to fix; its 401 is a configuration
+    /// problem, not a Ferry login, so it must not hold the plugin's queue for a login.
+    static func explain(_ failure: RemoteFailure, path: String) -> any Error {
+        switch failure.status {
+        case 401:
+            return FerryError(
+                .rejected,
+                "TMDB refused the configured token (\(failure.reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml")
+        case 404:
+            return FerryError(.rejected, "TMDB has no \(path) (\(failure.reason))")
+        case 429, 500...599, 408:
+            return failure
+        default:
+            return FerryError(.rejected, "TMDB refused \(path): \(failure.reason)")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import FerryServer
+import Foundation
+import MoviesPlugin
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+@Suite("Movies: changes queue offline and coalesce")
+struct QueuedChangeTests {
+    @Test func offlineUpdatesCoalesceAndReachTheServerAfterReconnecting() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        harness.connectivity.set(.offline)
+        #expect(try await library.update("m_demo_heat", MovieChanges(status: "watched")) != .cancelled)
+        let second = try await library.update("m_demo_heat", MovieChanges(rating: 8))
+        let third = try await library.update("m_demo_heat", MovieChanges(watchedOn: "2026-11-20"))
+        guard case .coalesced = second, case .coalesced = third else {
+            Issue.record("updates did not coalesce: \(second), \(third)")
+            return
+        }
+        let local = try #require(try await library.movie("m_demo_heat"))
+        #expect(local.status == "watched" && local.myRating == 8 && local.dateWatched == "2026-11-20")
+        #expect(try await harness.test.operations().count == 1)
+        #expect(try await harness.test.runOnce().sent == 0)
+
+        harness.connectivity.set(.online)
+        let summary = try await harness.test.runOnce()
+        #expect(summary.sent == 1)
+        let remote = try #require(try await harness.serverMovie("m_demo_heat"))
+        #expect(remote["status"] as? String == "watched")
+        #expect(remote["my_rating"] as? Int == 8)
+        #expect(remote["date_watched"] as? String == "2026-11-20")
+        #expect(try await harness.stats()["PATCH /v1/movies/{id}"] == 1)
+        #expect(try await library.movie("m_demo_heat")?.sync == .synced)
+        await harness.stop()
+    }
+
+    @Test func aRemovalDropsTheUnsentUpdateAndRemovesTheMovieOnTheServer() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        harness.connectivity.set(.offline)
+        try await library.update("m_demo_arrival", MovieChanges(rating: 3))
+        try await library.remove("m_demo_arrival")
+        #expect(try await library.movie("m_demo_arrival")?.sync == .removing)
+        #expect(try await harness.test.operations().map(\.kind) == ["remove"])
+        harness.connectivity.set(.online)
+        try await harness.test.runOnce()
+        #expect(try await harness.serverMovie("m_demo_arrival") == nil)
+        #expect(try await library.movie("m_demo_arrival") == nil)
+        #expect(try await harness.stats()["PATCH /v1/movies/{id}"] == nil)
+        await harness.stop()
+    }
+
+    @Test func clearingAFieldSurvivesCoalescing() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await library.update("m_demo_dune", MovieChanges(status: "watching"))
+        try await library.update("m_demo_dune", MovieChanges(clearRating: true))
+        #expect(try await library.movie("m_demo_dune")?.myRating == nil)
+        try await harness.test.runOnce()
+        let remote = try #require(try await harness.serverMovie("m_demo_dune"))
+        #expect(remote["my_rating"] is NSNull)
+        #expect(remote["status"] as? String == "watching")
+        await harness.stop()
+    }
+
+    @Test func badInputIsRefusedWithAnActionableMessage() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        for changes in [
+            MovieChanges(status: "seen"), MovieChanges(rating: 11), MovieChanges(watchedOn: "2026-02-30"), MovieChanges(),
+            MovieChanges(rating: 5, clearRating: true),
+        ] {
+            let error = await #expect(throws: FerryError.self) { try await library.update("m_demo_heat", changes) }
+            #expect(error?.code == .usage)
+        }
+        let missing = await #expect(throws: FerryError.self) { try await library.update("m_nope", MovieChanges(rating: 5)) }
+        #expect(missing?.code == .notFound)
+        #expect(try await harness.test.operations().isEmpty)
+        await harness.stop()
+    }
+}

@@ -1,0 +1,83 @@
+import FerryServer
+import Foundation
+import Logging
+import MoviesPlugin
+import SyncKernel
+import SyncKernelTesting
+
+/// A real FerryServer with demo data on a loopback port, logged in as `demo`, and a
+/// runtime with the movies plugin pointed at it (in-memory store, test clock, manual
+/// connectivity, a temporary data folder for posters).
+struct MoviesHarness: Sendable {
+    let server: RunningFerryServer
+    let test: TestRuntime
+    let folder: URL
+
+    var runtime: FerryRuntime { test.runtime }
+    var clock: TestClock { test.clock }
+    var connectivity: ManualConnectivity { test.connectivity }
+
+    /// Starts a server and a runtime; `movies` is extra YAML under `movies:`.
+    static func start(movies: String = "{}", store: FerryStore? = nil, folder: URL? = nil) async throws -> MoviesHarness {
+        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
+        configuration.passwordHashCost = 4
+        configuration.demoTrackSeconds = 0.1
+        var logger = Logger(label: "test.server")
+        logger.logLevel = .critical
+        configuration.logger = logger
+        let server = try await FerryServer.start(configuration)
+        let token = try await login(server.baseURL)
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-\(UUID().uuidString)")
+        let yaml = "data_dir: \(folder.path)\nretry: {base_delay: 1s, jitter: 0}\nplugins:\n  movies: \(movies)\n"
+        let test = try await TestRuntime.make(
+            server: server.baseURL, yaml: yaml, plugins: [MoviesPlugin.self], credentials: StaticCredentials(token: token),
+            store: store)
+        return MoviesHarness(server: server, test: test, folder: folder)
+    }
+
+    /// Another runtime on the same store and folder (a second process after a restart).
+    func reopen(movies: String = "{}") async throws -> TestRuntime {
+        let yaml = "data_dir: \(folder.path)\nplugins:\n  movies: \(movies)\n"
+        return try await TestRuntime.make(
+            server: server.baseURL, yaml: yaml, plugins: [MoviesPlugin.self],
+            credentials: StaticCredentials(token: try await Self.login(server.baseURL)), store: runtime.store)
+    }
+
+    func library() throws -> MoviesLibrary { try MoviesLibrary(runtime: runtime) }
+
+    func stop() async {
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func login(_ baseURL: String) async throws -> String {
+        let login = try await HTTPTransport(baseURL: baseURL).send(
+            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"]))
+        return try JSONDecoder().decode(LoginBody.self, from: login.body).access_token
+    }
+
+    /// The demo user's movies as the server has them now.
+    func serverMovies() async throws -> [[String: Any]] {
+        let token = try await Self.login(server.baseURL)
+        let response = try await HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
+            .send(HTTPRequest("GET", "/v1/movies"))
+        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        return object?["movies"] as? [[String: Any]] ?? []
+    }
+
+    /// One movie on the server, by id.
+    func serverMovie(_ id: String) async throws -> [String: Any]? {
+        try await serverMovies().first { $0["id"] as? String == id }
+    }
+
+    /// Requests counted by the server, by route template.
+    func stats() async throws -> [String: Int] {
+        let response = try await HTTPTransport(baseURL: server.baseURL).send(HTTPRequest("GET", "/admin/stats", authenticated: false))
+        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        return object?["requests"] as? [String: Int] ?? [:]
+    }
+
+    struct LoginBody: Decodable {
+        let access_token: String
+    }
+}
