@@ -80,6 +80,19 @@ let package = Package(
             name: "FerryCLITests",
             dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer"]
         ),
+        .executableTarget(
+            name: "ferry-bench",
+            dependencies: [
+                "SyncKernel", "SyncKernelTesting", "FerryServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/FerryBench"
+        ),
     ] + domainPlugins.flatMap(domainPluginTargets)
 )
 
