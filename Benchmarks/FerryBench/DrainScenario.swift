@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+import FerryServer
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import SyncKernel
+
+/// Scenario 3: operations delivered per second to FerryServer on loopback, through the
+/// kernel's engine and through a plain request loop on the same endpoint.
+struct DrainScenario {
+    let harness: Harness
+    let report: Report
+    let smoke: Bool
+
+    func run(count requested: Int) async throws {
+        let count = smoke ? 40 : min(requested, 5000)
+        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
+        configuration.passwordHashCost = 4
+        var serverLogger = Logger(label: "bench.server")
+        serverLogger.logLevel = .error
+        configuration.logger = serverLogger
+        let server = try await FerryServer.start(configuration)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let token = try await login(client, base: server.baseURL)
+            let plain = PlainLoop(client: client, base: server.baseURL, token: token)
+
+            let health = try await plain.health(count)
+            let single = try await plain.puts(count, prefix: "plain")
+            let batched = try await plain.batched(count, size: 100, prefix: "batch")
+
+            let oneAtATime = try await kernelDrain(count: count, concurrency: 1, server: server.baseURL, token: token, tag: "k1")
+            let concurrent = try await kernelDrain(count: count, concurrency: 8, server: server.baseURL, token: token, tag: "k8")
+
+            let label = "\(count.formatted) ops"
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "kernel, one at a time", unit: "ops/s", ferry: oneAtATime,
+                baseline: single, baselineName: "plain PUT loop", target: "ratio >= 0.5", met: smoke ? nil : oneAtATime / single >= 0.5))
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "kernel, concurrency 8", unit: "ops/s", ferry: concurrent,
+                baseline: single, baselineName: "plain PUT loop"))
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "plain /v1/batch loop (100/req)", unit: "ops/s", ferry: batched,
+                baseline: single, baselineName: "plain PUT loop", target: "ratio >= 5 (batching)", met: smoke ? nil : batched / single >= 5))
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "kernel batched (engine has none)", unit: "ops/s", ferry: oneAtATime,
+                baseline: oneAtATime, baselineName: "kernel one at a time", target: "ratio >= 5", met: smoke ? nil : false))
+            let perPut = 1e6 / single
+            let perHealth = 1e6 / health
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "server's own cost per PUT", unit: "µs", ferry: max(0, perPut - perHealth),
+                baseline: perPut, baselineName: "whole PUT round trip"))
+            report.add(Figure(
+                scenario: "drain", size: label, metric: "HTTP floor: GET /v1/health loop", unit: "req/s", ferry: health,
+                baseline: nil, baselineName: nil))
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try await client.shutdown()
+        await server.stop()
+    }
+
+    private func kernelDrain(count: Int, concurrency: Int, server: String, token: String, tag: String) async throws -> Double {
+        let folder = harness.folder("drain-\(tag)")
+        let runtime = try await harness.runtime(
+            in: folder, server: server, concurrency: concurrency, network: true, token: token)
+        var done = 0
+        while done < count {
+            let chunk = (done..<min(count, done + 500)).map { BenchPlugin.operation(entity: "\(tag)-\($0)", value: "Recipe \($0)") }
+            try await runtime.commit(chunk)
+            done += chunk.count
+        }
+        let engine = SyncEngine(runtime: runtime)
+        BenchControl.shared.reset()
+        let elapsed = try await measure { _ = try await engine.runOnce() }
+        let sent = BenchControl.shared.sends
+        guard sent == count else { throw BenchError("the kernel drain sent \(sent) of \(count) operations") }
+        return Double(sent) / elapsed.seconds
+    }
+
+    private func login(_ client: HTTPClient, base: String) async throws -> String {
+        var request = HTTPClientRequest(url: base + "/v1/auth/login")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: #"{"username":"demo","password":"demo-password"}"#))
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        struct Login: Decodable { var access_token: String }
+        return try JSONDecoder().decode(Login.self, from: Data(buffer: body)).access_token
+    }
+}
+
+/// The HTTP baseline: a plain sequential loop of requests with AsyncHTTPClient.
+struct PlainLoop {
+    let client: HTTPClient
+    let base: String
+    let token: String
+
+    private func send(_ method: HTTPMethod, _ path: String, body: String?, key: String?) async throws {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let key { request.headers.add(name: "Idempotency-Key", value: key) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 16 << 20)
+        guard (200..<300).contains(response.status.code) else { throw BenchError("\(method) \(path) answered \(response.status.code)") }
+    }
+
+    func health(_ count: Int) async throws -> Double {
+        Double(count) / (try await measure {
+            for _ in 0..<count { try await send(.GET, "/v1/health", body: nil, key: nil) }
+        }).seconds
+    }
+
+    func puts(_ count: Int, prefix: String) async throws -> Double {
+        Double(count) / (try await measure {
+            for i in 0..<count {
+                try await send(.PUT, "/v1/recipes/\(prefix)-\(i)", body: #"{"title":"Recipe \#(i)"}"#, key: UUID().uuidString.lowercased())
+            }
+        }).seconds
+    }
+
+    func batched(_ count: Int, size: Int, prefix: String) async throws -> Double {
+        Double(count) / (try await measure {
+            var done = 0
+            while done < count {
+                let items = (done..<min(count, done + size)).map { i in
+                    #"{"method":"PUT","path":"/v1/recipes/\#(prefix)-\#(i)","headers":{"Idempotency-Key":"\#(UUID().uuidString.lowercased())"},"body":{"title":"Recipe \#(i)"}}"#
+                }
+                try await send(.POST, "/v1/batch", body: #"{"requests":[\#(items.joined(separator: ","))]}"#, key: nil)
+                done += items.count
+            }
+        }).seconds
+    }
+}

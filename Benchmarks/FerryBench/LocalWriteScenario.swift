@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// Scenario 1: one entity upsert plus its operation, one transaction, with `size` rows in the store.
+struct LocalWriteScenario {
+    let harness: Harness
+    let report: Report
+    let smoke: Bool
+
+    func run(size: Int, durability: Durability) async throws {
+        let writes = smoke ? 50 : (durability == .full ? min(max(size, 1000), 2000) : min(max(size, 1000), 20_000))
+        let warmup = smoke ? 5 : 200
+        let folder = harness.folder("local-\(durability.rawValue)-\(size)")
+        try await harness.createSchema(in: folder)
+        try Prefill.entities(size, path: harness.databasePath(folder))
+        let sync = durability == .full ? "FULL" : "NORMAL"
+
+        var raw = Samples(capacity: writes)
+        var rawTotal = Duration.zero
+        do {
+            let connection = try RawSQLite(path: harness.databasePath(folder), synchronous: sync)
+            let clock = ContinuousClock()
+            for i in 0..<(warmup + writes) {
+                let start = clock.now
+                try connection.transaction {
+                    try RawOutbox.localWrite(connection, entity: "raw-\(i)", value: "value \(i)", now: Date().timeIntervalSince1970)
+                }
+                let elapsed = clock.now - start
+                if i >= warmup { raw.add(elapsed); rawTotal += elapsed }
+            }
+        }
+
+        var ferry = Samples(capacity: writes)
+        var ferryTotal = Duration.zero
+        do {
+            let runtime = try await harness.runtime(in: folder, durability: durability)
+            let clock = ContinuousClock()
+            for i in 0..<(warmup + writes) {
+                let entity = "ferry-\(i)"
+                let value = "value \(i)"
+                let start = clock.now
+                try await runtime.commit([BenchPlugin.operation(entity: entity, value: value)]) { db in
+                    try BenchPlugin.upsert(id: entity, value: value, now: Date().timeIntervalSince1970, in: db)
+                }
+                let elapsed = clock.now - start
+                if i >= warmup { ferry.add(elapsed); ferryTotal += elapsed }
+            }
+        }
+
+        let name = "local write \(durability.rawValue.uppercased())"
+        let label = "\(size.formatted) rows"
+        let normal = durability == .normal
+        report.add(Figure(scenario: name, size: label, metric: "p50 latency", unit: "µs", ferry: ferry.p50, baseline: raw.p50, baselineName: "raw C"))
+        report.add(Figure(
+            scenario: name, size: label, metric: "p99 latency", unit: "µs", ferry: ferry.p99, baseline: raw.p99, baselineName: "raw C",
+            target: normal ? "< 1000 µs" : nil, met: normal && !smoke ? ferry.p99 < 1000 : nil))
+        report.add(Figure(
+            scenario: name, size: label, metric: "p99.9 latency", unit: "µs", ferry: ferry.p999, baseline: raw.p999, baselineName: "raw C",
+            target: normal && size >= 1_000_000 ? "< 1000 µs" : nil, met: normal && size >= 1_000_000 && !smoke ? ferry.p999 < 1000 : nil))
+        report.add(Figure(scenario: name, size: label, metric: "max latency", unit: "µs", ferry: ferry.max, baseline: raw.max, baselineName: "raw C"))
+        let ferryRate = Double(writes) / ferryTotal.seconds
+        let rawRate = Double(writes) / rawTotal.seconds
+        report.add(Figure(
+            scenario: name, size: label, metric: "throughput (\(writes) writes)", unit: "ops/s", ferry: ferryRate, baseline: rawRate,
+            baselineName: "raw C", target: normal ? "ratio >= 0.5" : nil, met: normal && !smoke ? ferryRate / rawRate >= 0.5 : nil))
+    }
+}
+
+extension Int {
+    /// 1000 → "1k", 1000000 → "1M".
+    var formatted: String {
+        if self >= 1_000_000, self % 1_000_000 == 0 { return "\(self / 1_000_000)M" }
+        if self >= 1000, self % 1000 == 0 { return "\(self / 1000)k" }
+        return "\(self)"
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import GRDBSQLite
+
+/// ferry-bench: Ferry's performance suite. Every figure is printed next to a baseline
+/// measured in the same run (raw libsqlite3, or a plain HTTP request loop) and the ratio.
+///
+///     swift run -c release ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only a,b] [--out DIR]
+///
+/// Scenarios: local, writers, drain, reads, growth, coalescing.
+struct Options {
+    var smoke = false
+    var sizes = [1000, 100_000, 1_000_000]
+    var only: Set<String>?
+    var out: String?
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--smoke": smoke = true
+            case "--sizes":
+                guard let value = iterator.next() else { throw BenchError("--sizes needs a list, e.g. --sizes 1000,100000") }
+                sizes = try value.split(separator: ",").map {
+                    guard let size = Int($0), size > 0 else { throw BenchError("--sizes: \($0) is not a positive number") }
+                    return size
+                }
+            case "--only":
+                guard let value = iterator.next() else { throw BenchError("--only needs a list, e.g. --only local,growth") }
+                only = Set(value.split(separator: ",").map(String.init))
+            case "--out":
+                guard let value = iterator.next() else { throw BenchError("--out needs a folder") }
+                out = value
+            case "-h", "--help":
+                print("usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing] [--out DIR]")
+                exit(0)
+            default:
+                throw BenchError("unknown argument \(argument); see --help")
+            }
+        }
+        if smoke { sizes = [200, 1000] }
+    }
+
+    func wants(_ scenario: String) -> Bool { only?.contains(scenario) ?? true }
+}
+
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let harness = try Harness()
+    defer { harness.cleanUp() }
+    let report = Report()
+    report.machine = [
+        "cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+        "memory_gib": String(format: "%.1f", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824),
+        "sqlite": RawSQLite.version,
+        "os": ProcessInfo.processInfo.operatingSystemVersionString,
+        "load_average_start": loadAverage(),
+        "started": ISO8601DateFormatter().string(from: Date()),
+        "mode": options.smoke ? "smoke" : "full",
+        "sizes": options.sizes.map(String.init).joined(separator: ","),
+    ]
+    say("ferry-bench: \(report.machine["cores"]!) cores, \(report.machine["memory_gib"]!) GiB, SQLite \(RawSQLite.version), load \(loadAverage())")
+    say(Report.header)
+    let smoke = options.smoke
+    if options.wants("local") {
+        let scenario = LocalWriteScenario(harness: harness, report: report, smoke: smoke)
+        for size in options.sizes { try await scenario.run(size: size, durability: .normal) }
+        for size in options.sizes where size <= 100_000 { try await scenario.run(size: size, durability: .full) }
+    }
+    if options.wants("writers") {
+        try await ConcurrentWritersScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    if options.wants("drain") {
+        try await DrainScenario(harness: harness, report: report, smoke: smoke).run(count: options.sizes.min() ?? 1000)
+    }
+    if options.wants("reads") {
+        try await ReadsScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    if options.wants("growth") {
+        let scenario = GrowthScenario(harness: harness, report: report, smoke: smoke)
+        for size in options.sizes { try await scenario.run(pending: size) }
+    }
+    if options.wants("coalescing") {
+        try await CoalescingScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    report.machine["load_average_end"] = loadAverage()
+    report.machine["finished"] = ISO8601DateFormatter().string(from: Date())
+    let out = URL(fileURLWithPath: options.out ?? (smoke ? NSTemporaryDirectory() + "ferry-bench-smoke" : "Benchmarks/results"))
+    try report.write(to: out)
+    say("wrote \(out.path)/results.json, results.md\(report.growth.isEmpty ? "" : ", growth.svg")")
+    if smoke, report.figures.contains(where: { $0.scenario == "coalescing" && $0.met == false }) {
+        print("smoke: coalescing produced more than one send")
+        exit(1)
+    }
+} catch {
+    FileHandle.standardError.write(Data("ferry-bench: \(error)\n".utf8))
+    exit(1)
+}
