@@ -62,6 +62,18 @@ struct LocalFirstTests {
         #expect(try await bed.book.list().recipes.isEmpty)
     }
 
+    @Test func inAirplaneModeAnUncachedRecipeIsNotFetched() async throws {
+        try await RecipeServer.with { server in
+            let bed = try await RecipesTestbed.make(server: server.url, token: try await server.login())
+            defer { bed.remove() }
+            bed.test.connectivity.set(.offline)
+            try await server.resetStats()
+            let error = await #expect(throws: FerryError.self) { try await bed.book.show("demo-dal") }
+            #expect(error?.message.contains("no connection") == true)
+            #expect(try await server.count("/v1/") == 0)
+        }
+    }
+
     @Test func badIdsAreRefusedBeforeAnythingIsWritten() async throws {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }

@@ -20,9 +20,16 @@ struct ListRecipesCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let book = try RecipeBook(runtime: runtime)
-        let read = try await book.read(savedOnly: saved, policy: refresh ? .cacheThenNetwork : .cacheOnly)
-        if let offline = read?.offline { Output.warn("recipes: offline (\(offline)); showing the local cache") }
-        let listing = read?.value ?? RecipeListing(recipes: [], lastSyncedAt: nil)
+        var listing = try await book.list(savedOnly: saved)
+        if refresh {
+            let read = try await book.read(savedOnly: saved, policy: .cacheThenNetwork)
+            if let offline = read?.offline {
+                Output.warn("recipes: offline (\(offline)); showing the local cache")
+            } else if read == nil {
+                Output.warn("recipes: could not refresh (no connection); showing the local cache")
+            }
+            if let value = read?.value { listing = value }
+        }
         let output = Output(json: global.json)
         if global.json {
             try output.printJSON(listing)

@@ -11,6 +11,12 @@ extension RecipeBook {
         guard let transport = runtime.transport(for: RecipesPlugin.name) else {
             throw FerryError(.configuration, "the recipes plugin has no transport; enable it in \(runtime.configuration.file)")
         }
+        let state = await runtime.connectivity.current()
+        guard state.reachable else {
+            throw FerryError(
+                .notFound,
+                "recipe \(id) is not cached here and there is no connection (\(state.summary)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online")
+        }
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest("GET", "/v1/recipes/\(id)"))
