@@ -10,9 +10,12 @@ import SyncKernel
 /// once or fails at once with "requires a connection", while cached groups and rounds
 /// stay readable. Any operation can be switched to `delivery: queued` in `config.yaml`.
 public struct FamilyPlugin: SyncPlugin {
+    /// The plugin's own keys in `config.yaml`.
     public typealias Settings = FamilySettings
 
+    /// The plugin's key in `config.yaml` and the prefix of its tables.
     public static let name = "family"
+    /// One line for `ferry --help` and `ferry status`.
     public static let summary = "Family movie night: groups, rounds, votes and the pick"
 
     /// Every write is online-only by default. Votes replace an unsent vote of the same
@@ -32,16 +35,20 @@ public struct FamilyPlugin: SyncPlugin {
             delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .firstWriteWins),
     ]
 
+    /// The plugin's tables (`family.v1.*`).
     public static var migrations: [StoreMigration] { FamilyMigrations.all }
+    /// `ferry family ...`.
     public static var command: (any ParsableCommand.Type)? { FamilyCommand.self }
 
     /// The plugin's settings from `config.yaml`.
     public let settings: FamilySettings
 
+    /// Builds the plugin from its settings.
     public init(settings: FamilySettings, context: PluginContext) {
         self.settings = settings
     }
 
+    /// Sends one family operation; its id is the `Idempotency-Key`, its recorded member the `X-Acting-As-Member`.
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         guard let kind = FamilyKind(rawValue: operation.kind) else {
             throw FerryError(.plugin, "family has no operation \(operation.kind)")
@@ -54,10 +61,12 @@ public struct FamilyPlugin: SyncPlugin {
         return try await sender.send(kind, payload, entity: operation.entity)
     }
 
+    /// Rewrites cached rows once the remote named an entity created while queued.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
         try FamilyCache.remap(localID: localID, to: remoteID, in: db)
     }
 
+    /// Adopts the remote's state after a 409 it won (the other pick, the active round, a closed round).
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         try FamilyConflicts.adopt(conflict, in: db)
     }

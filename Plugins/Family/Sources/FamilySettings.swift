@@ -3,6 +3,7 @@ public struct FamilySettings: Codable, Sendable, Equatable {
     /// The group that `ferry family member add` and `round start` use when none is named.
     public var defaultGroup: String?
 
+    /// Settings with an optional default group.
     public init(defaultGroup: String? = nil) {
         self.defaultGroup = defaultGroup
     }

@@ -27,6 +27,8 @@ struct QueuedCreationTests {
             _ = try await device.family.vote(round: started.value.id, tmdbID: 603, value: .up)
             #expect(try await device.family.group(Server.group).value.activeRound?.round.id == started.value.id)
 
+            #expect(try await device.family.round(started.value.id).value.localVotes.map(\.state) == ["pending"])
+
             device.online()
             var summary = try await device.test.runOnce()
             for _ in 0..<5 where try await !device.test.operations().isEmpty {

@@ -75,3 +75,17 @@ struct QueuedVoteTests {
         }
     }
 }
+
+extension QueuedVoteTests {
+    @Test func aQueuedVoteTheServerRejectsShowsAsFailedNotPending() async throws {
+        try await Server.with { server in
+            let device = try await server.device(yaml: Self.yaml)
+            device.credentials.setActingAs("mem_sam")
+            _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up)
+            let summary = try await device.test.runOnce()
+            #expect(summary.deadLettered == 1)
+            let vote = try #require(try await device.family.round(Server.round).value.localVotes.first)
+            #expect(vote.state == "failed" && vote.note?.contains("ferry queue list") == true)
+        }
+    }
+}

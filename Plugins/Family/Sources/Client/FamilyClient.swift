@@ -15,8 +15,10 @@ public struct FamilyClient: Sendable {
     /// The prefix of ids given to entities created while queued.
     public static let localPrefix = "local-"
 
+    /// The opened runtime the client works on.
     public let runtime: FerryRuntime
 
+    /// A client over an opened runtime with the family plugin enabled.
     public init(runtime: FerryRuntime) {
         self.runtime = runtime
     }

@@ -1,6 +1,7 @@
 /// What `ferry family round show` displays: the round (fresh, or cached without tallies),
 /// the attendees recorded here, and the votes cast from this device.
 public struct FamilyRoundView: Sendable, Encodable {
+    /// The round, fresh or cached.
     public var detail: FamilyRoundDetail
     /// Members recorded as attending (ids resolved to members when the group is cached).
     public var attendees: [String]

@@ -2,6 +2,7 @@ import Foundation
 
 /// A read: fresh from the remote, or from the cache when there is no connection.
 public struct Fetched<Value: Sendable>: Sendable {
+    /// What was read.
     public var value: Value
     /// True when the value came from the local cache.
     public var fromCache: Bool
@@ -10,6 +11,7 @@ public struct Fetched<Value: Sendable>: Sendable {
     /// Why the cache was used, for people.
     public var note: String?
 
+    /// A read's result and where it came from.
     public init(value: Value, fromCache: Bool, fetchedAt: Date? = nil, note: String? = nil) {
         self.value = value
         self.fromCache = fromCache

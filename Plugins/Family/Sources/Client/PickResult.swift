@@ -18,7 +18,7 @@ public enum PickResult: Sendable, Equatable {
         case .alreadyPicked(let winner, let yours) where winner.tmdbID == yours:
             "Round \(winner.roundID) was already picked, with the same movie: \(winner.label). Nothing else to do."
         case .alreadyPicked(let winner, let yours):
-            "Conflict: round \(winner.roundID) was already picked by someone else: \(winner.label) won. Your pick of movie \(yours) was not recorded; the local round now shows the remote's pick."
+            "Conflict: round \(winner.roundID) was already picked: \(winner.label) won. Your pick of movie \(yours) was not recorded; the local round now shows the remote's pick."
         }
     }
 }

@@ -3,6 +3,7 @@ import SyncKernel
 
 /// `ferry family`: movie-night groups, rounds, votes and the pick.
 public struct FamilyCommand: AsyncParsableCommand {
+    /// The `family` command group and its subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "family",
         abstract: "Family movie night: groups, rounds, votes and the pick (online-only unless queued in config.yaml).",
@@ -11,5 +12,6 @@ public struct FamilyCommand: AsyncParsableCommand {
             VoteCommand.self, PickCommand.self,
         ])
 
+    /// Creates the command (ArgumentParser calls it).
     public init() {}
 }

@@ -62,7 +62,7 @@ enum FamilyPrinter {
             } else {
                 text += "\nPicked: \(pick.label)\(pick.pickedByMemberID.map { " by \(name($0))" } ?? "").\n"
                 if let lost = view.lostPick {
-                    text += "Your pick of movie \(lost) lost the race: someone picked first.\n"
+                    text += "Your pick of movie \(lost) lost: the round had already been picked.\n"
                 }
             }
         } else if detail.round.status == "voting" {

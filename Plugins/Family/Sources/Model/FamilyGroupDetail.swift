@@ -2,11 +2,14 @@ import Foundation
 
 /// A group with its members and its active round (`GET /v1/groups/{id}`).
 public struct FamilyGroupDetail: Codable, Sendable, Equatable {
+    /// The group's own fields.
     public var group: FamilyGroup
+    /// Every member, managed ones included.
     public var members: [FamilyMember]
     /// The round in `voting`, if any.
     public var activeRound: FamilyRoundDetail?
 
+    /// A group detail from its parts.
     public init(group: FamilyGroup, members: [FamilyMember], activeRound: FamilyRoundDetail?) {
         self.group = group
         self.members = members
@@ -18,6 +21,7 @@ public struct FamilyGroupDetail: Codable, Sendable, Equatable {
         case activeRound = "active_round"
     }
 
+    /// Decodes the remote's flat group object with its added keys.
     public init(from decoder: any Decoder) throws {
         group = try FamilyGroup(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -25,6 +29,7 @@ public struct FamilyGroupDetail: Codable, Sendable, Equatable {
         activeRound = try container.decodeIfPresent(FamilyRoundDetail.self, forKey: .activeRound)
     }
 
+    /// Encodes the same flat shape the remote sends.
     public func encode(to encoder: any Encoder) throws {
         try group.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -2,12 +2,18 @@ import Foundation
 
 /// The movie picked for a round; exactly one per round.
 public struct FamilyPick: Codable, Sendable, Equatable {
+    /// The round it belongs to.
     public var roundID: String
+    /// The movie's TMDB id.
     public var tmdbID: Int
+    /// The movie's title.
     public var title: String?
+    /// The member who picked it.
     public var pickedByMemberID: String?
+    /// When it was picked (ISO-8601).
     public var pickedAt: String?
 
+    /// A pick, as placeholders and tests build it.
     public init(roundID: String, tmdbID: Int, title: String?, pickedByMemberID: String? = nil, pickedAt: String? = nil) {
         self.roundID = roundID
         self.tmdbID = tmdbID

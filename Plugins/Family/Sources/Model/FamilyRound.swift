@@ -2,17 +2,26 @@ import Foundation
 
 /// A voting round; at most one per group is `voting` (the active round).
 public struct FamilyRound: Codable, Sendable, Equatable {
+    /// The remote's id.
     public var id: String
+    /// The group it belongs to.
     public var groupID: String
+    /// Its name.
     public var name: String?
     /// `voting`, `closed` or `picked` (`pending` locally for a round queued but not yet created).
     public var status: String
+    /// The member who started the round.
     public var createdByMemberID: String?
+    /// When it was created (ISO-8601).
     public var createdAt: String?
+    /// When voting ended (ISO-8601), if it has.
     public var closedAt: String?
+    /// The remote's version (1 on creation, +1 on each change).
     public var version: Int?
+    /// When the remote last changed it (ISO-8601).
     public var updatedAt: String?
 
+    /// A round from its main fields.
     public init(id: String, groupID: String, name: String?, status: String) {
         self.id = id
         self.groupID = groupID

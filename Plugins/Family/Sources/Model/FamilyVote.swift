@@ -2,8 +2,11 @@ import Foundation
 
 /// One member's vote on one movie of a round, as the remote holds it.
 public struct FamilyVote: Codable, Sendable, Equatable {
+    /// The remote's id.
     public var id: String
+    /// The round it belongs to.
     public var roundID: String
+    /// The movie's TMDB id.
     public var tmdbID: Int
     /// The member the vote counts for (the acting member).
     public var memberID: String

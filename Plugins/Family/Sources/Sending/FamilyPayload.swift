@@ -6,15 +6,24 @@ import SyncKernel
 /// `actingAs` is the member the user acted as when the write was made: a queued vote
 /// is attributed to that member even if the user has switched profile since.
 public struct FamilyPayload: Codable, Sendable, Equatable {
+    /// The group id (`member_add`, `round_start`).
     public var group: String?
+    /// The round id (`round_close`, `suggest`, `vote`, `pick`).
     public var round: String?
+    /// The movie (`suggest`, `vote`, `pick`).
     public var tmdbID: Int?
+    /// The vote (`vote`).
     public var value: VoteValue?
+    /// A group's, round's or managed member's name.
     public var name: String?
+    /// The username of a member with an account (`member_add` without `managed`).
     public var username: String?
+    /// True to add a managed member.
     public var managed: Bool?
+    /// The member acted as when the write was made, sent as `X-Acting-As-Member`.
     public var actingAs: String?
 
+    /// A payload; each kind fills the fields it needs.
     public init(
         group: String? = nil, round: String? = nil, tmdbID: Int? = nil, value: VoteValue? = nil, name: String? = nil,
         username: String? = nil, managed: Bool? = nil, actingAs: String? = nil

@@ -209,14 +209,28 @@ public enum FamilyCache {
             arguments: [state, note, round, tmdbID, memberKey])
     }
 
-    /// The votes cast from this device in round `id`.
+    /// The votes cast from this device in round `id`. A pending vote whose operation became a
+    /// dead letter, or was discarded from the queue, says so instead of staying `pending`.
     public static func localVotes(_ id: String, in db: Database) throws -> [LocalVote] {
         try Row.fetchAll(
             db, sql: "SELECT * FROM family_votes WHERE round_id = ? ORDER BY tmdb_id, member_key", arguments: [id]
         ).map { row in
-            LocalVote(
+            var vote = LocalVote(
                 roundID: row["round_id"], tmdbID: row["tmdb_id"], memberKey: row["member_key"],
                 value: VoteValue(rawValue: row["value"]) ?? .up, state: row["state"], note: row["note"])
+            guard vote.state == "pending" else { return vote }
+            let operation = try Row.fetchOne(
+                db,
+                sql: "SELECT state, last_error FROM kernel_operations WHERE plugin = 'family' AND kind = 'vote' AND entity = ? ORDER BY seq DESC LIMIT 1",
+                arguments: ["\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)"])
+            if let operation, operation["state"] == "dead" {
+                vote.state = "failed"
+                vote.note = (operation["last_error"] as String?).map { "\($0); see `ferry queue list --state dead`" }
+            } else if operation == nil {
+                vote.state = "not sent"
+                vote.note = "its queued operation was discarded"
+            }
+            return vote
         }
     }
 
@@ -233,6 +247,10 @@ public enum FamilyCache {
             }
         }
         try db.execute(sql: "UPDATE family_groups SET active_round_id = ? WHERE active_round_id = ?", arguments: [remoteID, localID])
+        // The kernel rewrites entity keys equal to the local id; composite keys (round/tmdb/member) are ours to rewrite.
+        try db.execute(
+            sql: "UPDATE kernel_operations SET entity = ? || substr(entity, ?) WHERE plugin = 'family' AND substr(entity, 1, ?) = ?",
+            arguments: [remoteID, localID.count + 1, localID.count + 1, localID + "/"])
         for (table, column) in [
             ("family_members", "group_id"), ("family_rounds", "group_id"), ("family_suggestions", "round_id"),
             ("family_picks", "round_id"), ("family_attendees", "round_id"), ("family_votes", "round_id"),
