@@ -10,7 +10,7 @@ public struct Ferry: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, StatusCommand.self, QueueCommand.self, ConflictsCommand.self, NetworkCommand.self,
-            ConfigCommand.self, ServeCommand.self,
+            ConfigCommand.self, ServeCommand.self, DomainCommand.self,
         ],
         groupedSubcommands: [
             CommandGroup(name: "Plugins", subcommands: Composition.plugins.compactMap { $0.command })

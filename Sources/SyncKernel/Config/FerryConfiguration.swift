@@ -8,6 +8,8 @@ public struct FerryConfiguration: Sendable {
     public var kernel: KernelSettings
     /// Each plugin's section: the kernel's keys, and the rest for the plugin to decode.
     public var plugins: [String: PluginSection]
+    /// Domains declared in YAML alone (`domains:`), by name.
+    public var domains: [String: DeclaredDomainSettings] = [:]
 
     /// One plugin's section of `config.yaml`.
     public struct PluginSection: Sendable {
@@ -58,8 +60,13 @@ public struct FerryConfiguration: Sendable {
         let decoder = StrictDecoder(file: file)
         var kernelPairs: [(Node, Node)] = []
         var pluginsNode: Node?
+        var domainsNode: Node?
         for (key, value) in mapping {
-            if key.scalar?.string == "plugins" { pluginsNode = value } else { kernelPairs.append((key, value)) }
+            switch key.scalar?.string {
+            case "plugins": pluginsNode = value
+            case "domains": domainsNode = value
+            default: kernelPairs.append((key, value))
+            }
         }
         let kernel = try decoder.decode(KernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: [])
         var plugins: [String: PluginSection] = [:]
@@ -72,7 +79,14 @@ public struct FerryConfiguration: Sendable {
                 plugins[name] = try section(value, name: name, decoder: decoder)
             }
         }
-        return FerryConfiguration(file: file, kernel: kernel, plugins: plugins)
+        var configuration = FerryConfiguration(file: file, kernel: kernel, plugins: plugins)
+        if let domainsNode, domainsNode.scalar?.string.isEmpty != true {
+            configuration.domains = try decoder.decode([String: DeclaredDomainSettings].self, from: domainsNode, at: ["domains"])
+            for name in configuration.domains.keys.sorted() where plugins[name] != nil {
+                throw FerryError(.configuration, "\(file): domains.\(name) has the name of a plugin section; give the domain another name")
+            }
+        }
+        return configuration
     }
 
     private static func section(_ node: Node, name: String, decoder: StrictDecoder) throws -> PluginSection {

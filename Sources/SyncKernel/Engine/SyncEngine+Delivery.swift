@@ -105,7 +105,7 @@ extension SyncEngine {
 
     /// Pulls one plugin; offline failures are quiet, others are reported.
     func pull(_ plugin: any SyncPlugin) async {
-        let name = type(of: plugin).name
+        let name = plugin.pluginName
         guard let transport = runtime.transport(for: name) else { return }
         let context = PullContext(plugin: name, transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
         do {

@@ -153,7 +153,7 @@ public actor SyncEngine: Service {
         let now = runtime.clock.now()
         let every = runtime.configuration.kernel.sync.pullEvery.value
         for plugin in runtime.registry.plugins {
-            let name = type(of: plugin).name
+            let name = plugin.pluginName
             let interval = runtime.configuration.plugins[name]?.kernel.pullEvery?.value ?? every
             guard nextPull[name].map({ $0 <= now }) ?? true else { continue }
             nextPull[name] = now.addingTimeInterval(interval)

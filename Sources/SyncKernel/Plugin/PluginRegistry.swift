@@ -9,10 +9,10 @@ public struct PluginRegistry: Sendable {
 
     /// The enabled plugin called `name`.
     public func plugin(named name: String) -> (any SyncPlugin)? {
-        plugins.first { type(of: $0).name == name }
+        plugins.first { $0.pluginName == name }
     }
 
-    public var names: [String] { plugins.map { type(of: $0).name } }
+    public var names: [String] { plugins.map(\.pluginName) }
 
     /// The plugin types that `configuration` enables, after checking that it names only known plugins.
     static func enabledTypes(
@@ -54,8 +54,19 @@ public struct PluginRegistry: Sendable {
         return book
     }
 
-    private static func validate(_ policy: OperationPolicy, plugin: String, kind: String, known: Set<String>, file: String) throws {
-        let path = "plugins.\(plugin).operations.\(kind)"
+    /// Adds the policies of a declared domain, checking them as a plugin's are checked.
+    static func register(_ domain: DeclaredDomain, into book: inout PolicyBook, in configuration: FerryConfiguration) throws {
+        let known = Set(domain.settings.operations.keys)
+        for (kind, policy) in domain.policies(globalRetry: configuration.kernel.retry) {
+            try validate(policy, plugin: domain.pluginName, kind: kind, known: known, file: configuration.file, section: "domains")
+            book.set(policy, plugin: domain.pluginName, kind: kind)
+        }
+    }
+
+    private static func validate(
+        _ policy: OperationPolicy, plugin: String, kind: String, known: Set<String>, file: String, section: String = "plugins"
+    ) throws {
+        let path = "\(section).\(plugin).operations.\(kind)"
         for other in policy.coalesce.cancels.union(policy.coalesce.supersedes) where !known.contains(other) {
             throw FerryError(.configuration, "\(file): \(path) refers to \(other), which is not an operation of \(plugin)")
         }

@@ -31,6 +31,10 @@ public protocol SyncPlugin: Sendable {
     /// The plugin's subcommands (`ferry <name> ...`), shown in their own help section.
     static var command: (any ParsableCommand.Type)? { get }
 
+    /// This instance's name: `Self.name` for a plugin type, the section name for a domain
+    /// declared in YAML.
+    var pluginName: String { get }
+
     /// Builds the plugin from its settings.
     init(settings: Settings, context: PluginContext) throws
 
@@ -64,6 +68,7 @@ public struct EmptySettings: Codable, Sendable {
 
 extension SyncPlugin {
     public static var summary: String { "" }
+    public var pluginName: String { Self.name }
     public static var migrations: [StoreMigration] { [] }
     public static var command: (any ParsableCommand.Type)? { nil }
 

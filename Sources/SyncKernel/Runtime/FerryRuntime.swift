@@ -65,8 +65,8 @@ public final class FerryRuntime: Sendable {
         store existing: FerryStore? = nil
     ) async throws -> FerryRuntime {
         let types = try PluginRegistry.enabledTypes(pluginTypes, in: configuration)
-        let policies = try PluginRegistry.policies(for: types, in: configuration)
-        let migrations = types.flatMap { $0.migrations }
+        var policies = try PluginRegistry.policies(for: types, in: configuration)
+        let migrations = [DeclaredEntities.migration] + types.flatMap { $0.migrations }
         let store = try existing ?? FerryStore.open(
             at: configuration.dataDirectory.appendingPathComponent("ferry.sqlite").path,
             durability: configuration.kernel.durability,
@@ -89,9 +89,25 @@ public final class FerryRuntime: Sendable {
                 clock: options.clock, logger: options.logger)
             plugins.append(try build(type, configuration: configuration, context: context))
         }
+        for (name, declared) in configuration.domains.sorted(by: { $0.key < $1.key }) {
+            let remote = declared.remote ?? configuration.kernel.server
+            let transport = HTTPTransport(
+                baseURL: { try await resolver.url(for: remote) }, credentials: broker, timeout: timeout,
+                executor: options.executor, logger: options.logger)
+            transports[name] = transport
+            let context = PluginContext(
+                name: name, store: store, transport: transport,
+                directory: configuration.dataDirectory.appendingPathComponent(name), events: events,
+                clock: options.clock, logger: options.logger)
+            let domain = DeclaredDomain(settings: declared, context: context)
+            try PluginRegistry.register(domain, into: &policies, in: configuration)
+            plugins.append(domain)
+        }
         broker.install(options.credentials ?? plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
         let settings = SettingsStore(store: store)
-        let remotes = Set(types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server })
+        let remotes = Set(
+            types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server }
+                + configuration.domains.values.map { $0.remote ?? configuration.kernel.server })
         let base = options.connectivity ?? ProbeConnectivity(
             probeURLs: { await resolver.urls(for: remotes) },
             interval: configuration.kernel.network.probeInterval.value,

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry domain`: the domains declared in config.yaml alone.
+struct DomainCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "domain",
+        abstract: "Work with a domain declared in config.yaml (domains:): queue its operations, list its documents.",
+        discussion: """
+            ferry domain NAME list              the local documents
+            ferry domain NAME show ENTITY       one document
+            ferry domain NAME OPERATION ENTITY [--body JSON]
+                                                queue an operation (the local document changes at once)
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The domain's name under domains: in config.yaml.") var name: String
+    @Argument(help: "list, show, or one of the domain's operations.") var action: String
+    @Argument(help: "The entity key.") var entity: String?
+    @Option(help: "The operation's JSON body.") var body: String?
+
+    func run(in runtime: FerryRuntime) async throws {
+        let domain = name
+        guard runtime.registry.plugin(named: domain) is DeclaredDomain else {
+            let declared = runtime.configuration.domains.keys.sorted()
+            throw FerryError(
+                .usage,
+                "no domain \(domain) in \(runtime.configuration.file); \(declared.isEmpty ? "declare one under domains: (see docs/configuration.md)" : "declared: \(declared.joined(separator: ", "))")")
+        }
+        switch action {
+        case "list":
+            let rows = try await runtime.store.read { db in try DeclaredEntities.list(domain: domain, in: db) }
+            if global.json { return try Output(json: true).printJSON(rows) }
+            if rows.isEmpty { return print("no documents in \(domain)") }
+            Output(json: false).table(["ENTITY", "DOCUMENT"], rows.map { [$0.entity, String($0.body.prefix(100))] })
+        case "show":
+            let key = try requireEntity()
+            let rows = try await runtime.store.read { db in try DeclaredEntities.list(domain: domain, in: db) }
+            guard let row = rows.first(where: { $0.entity == key }) else {
+                throw FerryError(.notFound, "no document \(key) in \(domain); `ferry domain \(domain) list` shows them")
+            }
+            print(row.body)
+        default:
+            let key = try requireEntity()
+            let result = try await runtime.submitDeclared(domain: domain, kind: action, entity: key, body: Data((body ?? "{}").utf8))
+            switch result {
+            case .queued(.cancelled): print("\(action) cancelled an unsent opposite operation; nothing to send")
+            case .queued(.coalesced): print("\(action) folded into an unsent operation on \(key)")
+            case .queued(.inserted): print("queued \(action) on \(key)")
+            case .sent: print("\(action) on \(key) done")
+            }
+        }
+    }
+
+    private func requireEntity() throws -> String {
+        guard let entity, !entity.isEmpty else { throw FerryError(.usage, "give the entity key: ferry domain \(name) \(action) ENTITY") }
+        return entity
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// A domain declared in YAML alone. Its entities are JSON documents kept in
+/// `kernel_declared_entities`; each operation is the HTTP call its YAML names, with the
+/// operation's payload as the body. It gets queueing, retries, connectivity, conflicts,
+/// a pull and a CLI (`ferry domain NAME ...`) from the kernel like any plugin.
+public struct DeclaredDomain: SyncPlugin {
+    public static let name = "domain"
+    public static let operations: [String: OperationPolicy] = [:]
+
+    public let pluginName: String
+    public let settings: DeclaredDomainSettings
+
+    public init(settings: DeclaredDomainSettings, context: PluginContext) {
+        self.pluginName = context.name
+        self.settings = settings
+    }
+
+    /// The policy of each declared operation, with the configuration's retry overrides.
+    func policies(globalRetry: RetryOverride) -> [String: OperationPolicy] {
+        settings.operations.mapValues { operation in
+            var policy = operation.policy
+            policy.retry = globalRetry.applied(to: RetryPolicy.standard)
+            if let retry = settings.retry { policy.retry = retry.applied(to: policy.retry) }
+            if let retry = operation.retry { policy.retry = retry.applied(to: policy.retry) }
+            return policy
+        }
+    }
+
+    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+        guard let declared = settings.operations[operation.kind] else {
+            throw FerryError(.plugin, "domain \(pluginName) has no operation \(operation.kind); check domains.\(pluginName).operations")
+        }
+        let method = declared.method.uppercased()
+        let hasBody = method != "GET" && method != "DELETE"
+        let request = HTTPRequest(
+            method, Self.path(declared.path, entity: operation.entity),
+            headers: hasBody ? [("Content-Type", "application/json")] : [],
+            body: hasBody ? operation.payload : nil, idempotencyKey: operation.id.uuidString.lowercased())
+        let response = try await context.transport.send(request)
+        guard !declared.removes, !response.body.isEmpty,
+            (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any]
+        else { return .delivered }
+        let domain = pluginName
+        let entity = operation.entity
+        let body = response.body
+        return SendOutcome { db in
+            guard try DeclaredEntities.pendingCount(domain: domain, entity: entity, in: db) <= 1 else { return }
+            try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
+        }
+    }
+
+    public func pull(_ context: PullContext) async throws -> PullSummary {
+        guard let path = settings.pull else { return PullSummary() }
+        var summary = PullSummary()
+        while true {
+            let cursor = try await context.cursor()
+            let response = try await context.transport.send(HTTPRequest("GET", path, query: cursor.map { [("since", $0)] } ?? []))
+            let page = try response.decode(ChangesPage.self)
+            let domain = pluginName
+            summary = summary + (try await context.store.write { db in
+                var applied = PullSummary()
+                for change in page.changes {
+                    if try !context.pendingOperations(entity: change.id, in: db).isEmpty {
+                        applied.rebased += 1
+                    } else if change.type == "delete" {
+                        try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
+                        applied.deleted += 1
+                    } else if let entity = change.entity {
+                        try DeclaredEntities.upsert(domain: domain, entity: change.id, body: entity.encoded, in: db)
+                        applied.upserted += 1
+                    }
+                }
+                try context.saveCursor(page.cursor, in: db)
+                return applied
+            })
+            if !page.hasMore || page.cursor == cursor { return summary }
+        }
+    }
+
+    public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        guard let remote = conflict.remote else { return }
+        try DeclaredEntities.upsert(domain: pluginName, entity: conflict.entity, body: remote, in: db)
+    }
+
+    public func remap(localID: String, to remoteID: String, in db: Database) throws {
+        try DeclaredEntities.rename(domain: pluginName, from: localID, to: remoteID, in: db)
+    }
+
+    /// `path` with `{entity}` replaced by the percent-encoded entity key.
+    static func path(_ template: String, entity: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        let encoded = entity.addingPercentEncoding(withAllowedCharacters: allowed) ?? entity
+        return template.replacingOccurrences(of: "{entity}", with: encoded)
+    }
+}
+
+/// A page of a changes feed (docs/protocol.md, section 6).
+struct ChangesPage: Decodable, Sendable {
+    struct Change: Decodable, Sendable {
+        let type: String
+        let id: String
+        let entity: AnyJSON?
+    }
+
+    let changes: [Change]
+    let cursor: String
+    let hasMore: Bool
+}
+
+/// Any JSON value, kept as its encoded form.
+struct AnyJSON: Decodable, Sendable {
+    let encoded: Data
+
+    init(from decoder: any Decoder) throws {
+        encoded = try JSONSerialization.data(withJSONObject: try Self.value(from: decoder), options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    private static func value(from decoder: any Decoder) throws -> Any {
+        let container = try decoder.singleValueContainer()
+        if let object = try? container.decode([String: AnyJSON].self) {
+            return try object.mapValues { try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed]) }
+        }
+        if let array = try? container.decode([AnyJSON].self) {
+            return try array.map { try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed]) }
+        }
+        if let bool = try? container.decode(Bool.self) { return bool }
+        if let number = try? container.decode(Double.self) { return number }
+        if let text = try? container.decode(String.self) { return text }
+        return NSNull()
+    }
+}
