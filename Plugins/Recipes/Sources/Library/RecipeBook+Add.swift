@@ -42,9 +42,10 @@ extension RecipeBook {
 
     /// The bytes of a recipe file a person named, with errors that say what to fix.
     static func readDocument(at path: String) throws -> Data {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            attributes = try FileManager.default.attributesOfItem(atPath: resolved.path)
         } catch {
             throw FerryError(.usage, "no recipe file at \(path); check the path", underlying: error)
         }
@@ -55,7 +56,7 @@ extension RecipeBook {
             throw FerryError(.usage, "\(path) is \(size) bytes; a recipe must be at most 1 MiB of JSON")
         }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: resolved)
         } catch {
             throw FerryError(.usage, "cannot read \(path): check its permissions", underlying: error)
         }

@@ -27,7 +27,7 @@ public struct PhotoStore: Sendable {
 
     /// A photo a person named on the command line: checked (exists, an image, not too big) and read.
     public static func readUserPhoto(at path: String) throws -> (data: Data, kind: ImageKind) {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: url.path)
