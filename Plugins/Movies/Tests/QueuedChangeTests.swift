@@ -84,3 +84,39 @@ struct QueuedChangeTests {
         await harness.stop()
     }
 }
+
+@Suite("Movies: conflicts follow the configured policy")
+struct MovieConflictTests {
+    /// Changes `id` on the server as another device would, with its own session.
+    static func changeOnServer(_ harness: MoviesHarness, _ id: String, rating: Int) async throws {
+        let token = try await MoviesHarness.login(harness.server.baseURL)
+        _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
+            .send(try .json("PATCH", "/v1/movies/\(id)", body: ["my_rating": rating]))
+    }
+
+    @Test func byDefaultTheLaterWriteWins() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await Self.changeOnServer(harness, "m_demo_arrival", rating: 2)
+        // The test clock is ahead of the server's, so the local write is the later one.
+        try await library.update("m_demo_arrival", MovieChanges(rating: 10))
+        try await harness.test.runOnce()
+        #expect(try await harness.serverMovie("m_demo_arrival")?["my_rating"] as? Int == 10)
+        #expect(try await library.movie("m_demo_arrival")?.myRating == 10)
+        await harness.stop()
+    }
+
+    @Test func serverWinsAdoptsTheServersMovie() async throws {
+        let harness = try await MoviesHarness.start(movies: "{operations: {update: {conflict: server_wins}}}")
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await Self.changeOnServer(harness, "m_demo_arrival", rating: 2)
+        try await library.update("m_demo_arrival", MovieChanges(rating: 10))
+        try await harness.test.runOnce()
+        #expect(try await harness.serverMovie("m_demo_arrival")?["my_rating"] as? Int == 2)
+        #expect(try await library.movie("m_demo_arrival")?.myRating == 2)
+        #expect(try await harness.test.operations().isEmpty)
+        await harness.stop()
+    }
+}

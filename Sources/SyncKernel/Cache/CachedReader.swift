@@ -67,7 +67,7 @@ public struct CachedReader: Sendable {
         }
         let state = await connectivity.current()
         guard state.reachable else {
-            return try offline("no connection (\(state.summary))", policy: policy, hit: hit, last: last)
+            return try offline("the network is \(state.summary)", policy: policy, hit: hit, last: last)
         }
         do {
             try await refresh()

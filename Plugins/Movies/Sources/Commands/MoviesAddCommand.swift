@@ -28,7 +28,15 @@ struct MoviesAddCommand: RuntimeCommand {
         switch (tmdb, title) {
         case (let tmdb?, nil):
             if year != nil { throw FerryError(.usage, "--year goes with --title; a TMDB id names one movie already") }
-            let movie = try await library.add(tmdbID: tmdb, recommender: recommender)
+            let movie: Movie?
+            do {
+                movie = try await library.add(tmdbID: tmdb, recommender: recommender)
+            } catch let error as FerryError where error.code == .requiresConnection {
+                throw FerryError(
+                    .requiresConnection,
+                    "adding by TMDB id needs a connection and there is none; nothing was changed. Add it by title instead, which works offline: ferry movies add --title \"TITLE\" --year YYYY",
+                    underlying: error)
+            }
             if global.json { return try Output(json: true).printJSON(movie) }
             if let movie {
                 print("Added \(movie.label) as \(movie.id).")

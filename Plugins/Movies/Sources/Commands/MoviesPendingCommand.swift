@@ -25,7 +25,7 @@ struct MoviesPendingCommand: RuntimeCommand {
             case .needsChoice:
                 print("  needs a choice: \(movie.reason ?? "no single best match")")
                 for candidate in movie.candidates {
-                    print("    tmdb \(candidate.tmdbId)  \(candidate.year.map { "\(candidate.title) (\($0))" } ?? candidate.title)")
+                    print("    tmdb \(String(candidate.tmdbId).padding(toLength: 8, withPad: " ", startingAt: 0)) \(candidate.year.map { "\(candidate.title) (\($0))" } ?? candidate.title)")
                 }
                 if let first = movie.candidates.first {
                     print("  settle it with: ferry movies resolve \(movie.id) --tmdb \(first.tmdbId)")

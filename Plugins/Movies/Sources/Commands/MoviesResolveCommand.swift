@@ -17,7 +17,9 @@ struct MoviesResolveCommand: RuntimeCommand {
     func run(in runtime: FerryRuntime) async throws {
         let pending = try await MoviesLibrary(runtime: runtime).resolve(id, tmdbID: tmdb)
         if global.json { return try Output(json: true).printJSON(pending) }
-        let chosen = pending.candidates.first { $0.tmdbId == tmdb }.map { " (\($0.label))" } ?? ""
+        let chosen = pending.candidates.first { $0.tmdbId == tmdb }.map { candidate in
+            " (" + (candidate.year.map { "\(candidate.title), \($0)" } ?? candidate.title) + ")"
+        } ?? ""
         print("\(id) will be added as TMDB \(tmdb)\(chosen) when `ferry run` is online; changes made to it follow it.")
     }
 }

@@ -96,7 +96,7 @@ struct MoviesPull: Sendable {
             try MovieCacheVersion.markRebuilt(in: db)
             return summary
         }
-        context.logger.info("movies: rebuilt the cache from the server (\(summary.upserted) movies)")
+        context.logger.debug("movies: rebuilt the cache from the server (\(summary.upserted) movies)")
         return summary
     }
 
