@@ -2,15 +2,6 @@ import Foundation
 import GRDB
 import SyncKernel
 
-/// What an `upload` operation carries: the document, and the photo stored beside it.
-struct UploadPayload: Codable, Sendable {
-    /// The recipe document as JSON text.
-    var document: String
-    /// The photo's file name in the plugin's photo folder, if the recipe has one.
-    var photoFile: String?
-    var photoType: String?
-}
-
 extension RecipesPlugin {
     /// `PUT /v1/recipes/{id}` create-only (a 409 means the recipe already exists: the
     /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. A resend after a

@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry recipes save ID`.
+struct SaveRecipeCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save", abstract: "Save a recipe: answers at once, synced in the background.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The recipe's id.")
+    var id: String
+
+    func run(in runtime: FerryRuntime) async throws {
+        try SaveChangePrinter.print(try await RecipeBook(runtime: runtime).save(id), json: global.json)
+    }
+}

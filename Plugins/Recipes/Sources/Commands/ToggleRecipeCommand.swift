@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+
+/// `ferry recipes toggle ID`.
+struct ToggleRecipeCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "toggle",
+        abstract: "Save a recipe if it is not saved, unsave it if it is.",
+        discussion: "Rapid toggles send at most one operation: an unsent save followed by an unsave sends nothing.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The recipe's id.")
+    var id: String
+
+    func run(in runtime: FerryRuntime) async throws {
+        try SaveChangePrinter.print(try await RecipeBook(runtime: runtime).toggle(id), json: global.json)
+    }
+}
