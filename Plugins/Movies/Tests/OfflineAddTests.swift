@@ -1,4 +1,5 @@
 import FerryServer
+import GRDB
 import Foundation
 import MoviesPlugin
 import SyncKernel
@@ -130,6 +131,39 @@ struct OfflineAddTests {
         let matrix = try #require(try await library.add(tmdbID: 603, recommender: "Sam"))
         #expect(matrix.title == "The Matrix" && matrix.imdbId == "tt0133093")
         #expect(try await harness.serverMovie(matrix.id)?["recommender"] as? String == "Sam")
+        await harness.stop()
+    }
+}
+
+@Suite("Movies: the TMDB client")
+struct TMDBClientTests {
+    @Test func aShortRetryAfterIsWaitedOutOnTheKernelsClock() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        harness.server.setFaults(FaultSettings(retryAfterSeconds: 5, failNext: .init(kind: .rateLimited, count: 1), pathPrefix: "/tmdb"))
+        let alien = try await library.add(title: "Alien", year: 1979, recommender: nil)
+        let pass = Task { try await harness.test.runOnce() }
+        while harness.clock.sleeperCount == 0 { await Task.yield() }
+        harness.clock.advance(by: 5)
+        let summary = try await pass.value
+        #expect(summary.retried == 0 && summary.sent == 1)
+        #expect(try await library.movie(alien.id)?.imdbId == "tt0078748")
+        await harness.stop()
+    }
+
+    @Test func aRejectedTokenIsAConfigurationErrorNotALogin() async throws {
+        let harness = try await MoviesHarness.start(movies: "{tmdb: {token: wrong, auth: api_key}}")
+        let library = try harness.library()
+        let pending = try await library.add(title: "Alien", year: nil, recommender: nil)
+        let summary = try await harness.test.runOnce()
+        #expect(summary.deadLettered == 1)
+        let operation = try #require(try await harness.test.operations().first)
+        #expect(operation.lastError?.contains("tmdb.token") == true)
+        #expect(try await library.movie(pending.id)?.sync == .pendingMatch)
+        let held = try await harness.runtime.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_plugin_state WHERE plugin = 'movies' AND needs_login = 1") ?? 0
+        }
+        #expect(held == 0)
         await harness.stop()
     }
 }

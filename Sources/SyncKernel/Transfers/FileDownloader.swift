@@ -60,7 +60,7 @@ struct FileDownloader: Sendable {
         case 206:
             guard let range = ContentRange(response.headers.first(name: "content-range") ?? ""), range.start == existing else {
                 try? FileManager.default.removeItem(at: partial)
-                throw TransportFailure(reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): the remote resumed at another offset; starting over")
+                throw FerryError(.remoteUnavailable, "GET \(AsyncHTTPExecutor.redactedPath(url)): the remote resumed at another offset; the partial file was dropped and the download starts over")
             }
             offset = existing
             total = range.total
@@ -69,7 +69,7 @@ struct FileDownloader: Sendable {
             total = response.headers.first(name: "content-length").flatMap { Int64($0) }
         case 416:
             try? FileManager.default.removeItem(at: partial)
-            throw TransportFailure(reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): the partial file no longer matches; starting over")
+            throw FerryError(.remoteUnavailable, "GET \(AsyncHTTPExecutor.redactedPath(url)): the partial file no longer matches the remote file; it was dropped and the download starts over")
         default:
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }

@@ -23,7 +23,7 @@ struct PostersFetchCommand: RuntimeCommand {
         var downloaded = 0
         var cached = 0
         var failed: [String: String] = [:]
-        var evicted = 0
+        var offline: String?
     }
 
     func run(in runtime: FerryRuntime) async throws {
@@ -44,13 +44,15 @@ struct PostersFetchCommand: RuntimeCommand {
             do {
                 guard let file = try await posters.fetch(movie) else { continue }
                 if file.downloaded { report.downloaded += 1 } else { report.cached += 1 }
-            } catch let error as FerryError where error.code == .requiresConnection {
-                if global.json { report.failed[movie.id] = error.message; continue }
-                Output.warn("offline: \(error.message)")
-                break
             } catch {
-                let reason = (error as? FerryError)?.message ?? "\(FailureClass.classify(error, now: runtime.clock.now()))"
-                runtime.logger.debug("poster of \(movie.id): \(reason)")
+                let failure = FailureClass.classify(error, now: runtime.clock.now())
+                if case .offline(let reason) = failure {
+                    runtime.logger.debug("posters: offline (\(reason))")
+                    if !global.json { Output.warn("offline: \((error as? FerryError)?.message ?? reason); cached posters stay available") }
+                    report.offline = reason
+                    break
+                }
+                let reason = (error as? FerryError)?.message ?? "\(error)"
                 report.failed[movie.id] = reason
             }
         }
