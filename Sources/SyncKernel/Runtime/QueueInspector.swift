@@ -35,8 +35,9 @@ public struct QueueInspector: Sendable {
         let plugins = try await runtime.store.read { db in
             try names.map { name -> PluginStatus in
                 var status = PluginStatus(plugin: name)
+                // Counters kept by triggers (kernel.v1.operation_counts): a few rows, whatever the queue's length.
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT state, COUNT(*) AS n FROM kernel_operations WHERE plugin = ? GROUP BY state",
+                    db.cachedStatement(sql: "SELECT state, n FROM kernel_operation_counts WHERE plugin = ?"),
                     arguments: [name])
                 for row in rows {
                     let count: Int = row["n"]
@@ -49,11 +50,14 @@ public struct QueueInspector: Sendable {
                     case nil: break
                     }
                 }
+                // Waiting operations are few; the partial index kernel_operations_waiting holds only them.
                 status.waitingForConnectivity = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'connectivity'",
+                    db.cachedStatement(
+                        sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'connectivity'"),
                     arguments: [name]) ?? 0
                 status.backingOff = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?",
+                    db.cachedStatement(
+                        sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?"),
                     arguments: [name, now.timeIntervalSince1970]) ?? 0
                 if let row = try Row.fetchOne(db, sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?", arguments: [name]) {
                     status.needsLogin = row["needs_login"]

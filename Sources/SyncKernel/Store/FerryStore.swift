@@ -9,10 +9,16 @@ public final class FerryStore: Sendable {
     public let writer: any DatabaseWriter
     /// Where the database lives, or nil in memory.
     public let path: String?
+    /// Commits concurrent writes together (see `GroupCommit`).
+    private let group: GroupCommit
+    /// Checkpoints the WAL off the writer's path; nil in memory.
+    private let checkpointer: WALCheckpointer?
 
-    private init(writer: any DatabaseWriter, path: String?) {
+    private init(writer: any DatabaseWriter, path: String?, checkpointer: WALCheckpointer? = nil) {
         self.writer = writer
         self.path = path
+        self.group = GroupCommit(writer: writer)
+        self.checkpointer = checkpointer
     }
 
     /// Opens (creating if needed) the store at `path` and applies every migration not yet applied.
@@ -35,7 +41,17 @@ public final class FerryStore: Sendable {
         }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration(durability))
-            let store = FerryStore(writer: pool, path: path)
+            // GRDB sets `synchronous = NORMAL` when it switches the pool to WAL, after
+            // `prepareDatabase` ran: set the chosen level again on the writer, and check it.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerSafetyNetPages)")
+                let level = try Int.fetchOne(db, sql: "PRAGMA synchronous")
+                guard level == (durability == .full ? 2 : 1) else {
+                    throw FerryError(.storage, "SQLite refused synchronous=\(durability.rawValue) on \(path) (it reports \(level ?? -1))")
+                }
+            }
+            let store = FerryStore(writer: pool, path: path, checkpointer: try WALCheckpointer(path: path))
             try store.migrate(migrations)
             return store
         } catch let error as FerryError {
@@ -76,9 +92,13 @@ public final class FerryStore: Sendable {
     }
 
     /// Runs `updates` in one write transaction, mapping storage failures to `FerryError`.
+    ///
+    /// Writes that arrive while another commits are committed together, each in a
+    /// savepoint of its own (group commit): `updates` commits whole or not at all, and
+    /// this returns once it is committed at the store's durability.
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await writer.write(updates)
+            return try await group.write(updates)
         } catch {
             throw StoreFailure.map(error, doing: "write to the store")
         }

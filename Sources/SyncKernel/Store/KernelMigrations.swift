@@ -2,7 +2,9 @@ import GRDB
 
 /// The kernel's own tables. Ids are never renamed; new steps are appended.
 enum KernelMigrations {
-    static let all: [StoreMigration] = [outbox, conflicts, cursors, idMappings, settings, pluginState]
+    static let all: [StoreMigration] = [
+        outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
+    ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
         try db.execute(
@@ -103,6 +105,45 @@ enum KernelMigrations {
                     last_sync_at REAL,
                     last_error TEXT
                 );
+                """)
+    }
+
+    /// Counters per plugin and state, kept by triggers, so `ferry status` reads a few rows
+    /// instead of counting a queue that may hold millions of operations.
+    static let operationCounts = StoreMigration("kernel.v1.operation_counts") { db in
+        try db.execute(
+            sql: """
+                CREATE TABLE kernel_operation_counts (
+                    plugin TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    n INTEGER NOT NULL,
+                    PRIMARY KEY (plugin, state)
+                ) WITHOUT ROWID;
+                INSERT INTO kernel_operation_counts (plugin, state, n)
+                    SELECT plugin, state, count(*) FROM kernel_operations GROUP BY plugin, state;
+                CREATE TRIGGER kernel_operations_count_insert AFTER INSERT ON kernel_operations BEGIN
+                    INSERT INTO kernel_operation_counts (plugin, state, n) VALUES (NEW.plugin, NEW.state, 1)
+                        ON CONFLICT (plugin, state) DO UPDATE SET n = n + 1;
+                END;
+                CREATE TRIGGER kernel_operations_count_delete AFTER DELETE ON kernel_operations BEGIN
+                    UPDATE kernel_operation_counts SET n = n - 1 WHERE plugin = OLD.plugin AND state = OLD.state;
+                END;
+                CREATE TRIGGER kernel_operations_count_update AFTER UPDATE OF plugin, state ON kernel_operations
+                WHEN OLD.plugin IS NOT NEW.plugin OR OLD.state IS NOT NEW.state BEGIN
+                    UPDATE kernel_operation_counts SET n = n - 1 WHERE plugin = OLD.plugin AND state = OLD.state;
+                    INSERT INTO kernel_operation_counts (plugin, state, n) VALUES (NEW.plugin, NEW.state, 1)
+                        ON CONFLICT (plugin, state) DO UPDATE SET n = n + 1;
+                END;
+                """)
+    }
+
+    /// Pending operations that wait (for connectivity, a backoff or a login): few, even
+    /// when the queue is long, so status counts them through this index alone.
+    static let waitingIndex = StoreMigration("kernel.v1.waiting_index") { db in
+        try db.execute(
+            sql: """
+                CREATE INDEX kernel_operations_waiting ON kernel_operations(plugin, waiting_for, next_attempt_at)
+                    WHERE state = 'pending' AND waiting_for IS NOT NULL;
                 """)
     }
 }
