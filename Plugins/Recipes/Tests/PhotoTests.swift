@@ -51,4 +51,23 @@ struct PhotoTests {
             #expect(try await server.savedIDs(token: token).contains(recipe.id) == false)
         }
     }
+
+    @Test func photoDownloadsCanBeTurnedOffAndUnknownKeysAreRefused() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login("sam", "sam-password")
+            let bed = try await RecipesTestbed.make(server: server.url, token: token, yaml: "download_photos: false")
+            defer { bed.remove() }
+            try await bed.book.refresh()
+            try await bed.book.save("demo-shakshuka")
+            _ = try await bed.test.runOnce()
+            #expect(try await bed.book.show("demo-shakshuka").photoPath == nil)
+            #expect(try await server.count("/photo") == 0)
+
+            let error = await #expect(throws: FerryError.self) {
+                _ = try await RecipesTestbed.make(server: server.url, token: token, yaml: "downlod_photos: true")
+            }
+            #expect(error?.code == .configuration)
+            #expect(error?.message.contains("downlod_photos") == true)
+        }
+    }
 }
