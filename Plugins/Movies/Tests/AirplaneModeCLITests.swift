@@ -1,0 +1,83 @@
+import FerryServer
+import Foundation
+import Logging
+import Testing
+
+/// The commands as a new user types them, through the built `ferry` executable, in
+/// airplane mode and back. Skipped when `.build/debug/ferry` has not been built.
+@Suite("Movies: the ferry commands in airplane mode and back")
+struct AirplaneModeCLITests {
+    static let executable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/ferry")
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs `ferry` with `arguments` in `folder`, feeding `input` on standard input.
+    static func ferry(_ arguments: [String], in folder: URL, input: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["FERRY_CONFIG"] = folder.appendingPathComponent("config.yaml").path
+        process.environment = environment
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path), "build the ferry executable first (swift build)"))
+    func aNewUserWorksOfflineAndSyncsAfterwards() async throws {
+        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
+        configuration.passwordHashCost = 4
+        var logger = Logger(label: "test.server")
+        logger.logLevel = .critical
+        configuration.logger = logger
+        let server = try await FerryServer.start(configuration)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "server: \(server.baseURL)\ndata_dir: data\nplugins:\n  auth: {}\n  movies: {}\n"
+            .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+
+        let login = try Self.ferry(["auth", "login", "--username", "demo", "--password-stdin"], in: folder, input: "demo-password\n")
+        #expect(login.status == 0, "\(login.errors)")
+        #expect(try Self.ferry(["movies", "list"], in: folder).output.contains("Heat"))
+
+        #expect(try Self.ferry(["network", "offline"], in: folder).status == 0)
+        let offline = try Self.ferry(["movies", "list"], in: folder)
+        #expect(offline.status == 0)
+        #expect(offline.output.contains("Spirited Away"))
+        #expect(offline.errors.contains("offline"))
+        #expect(try Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder).status == 0)
+        let added = try Self.ferry(["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"], in: folder)
+        #expect(added.status == 0 && added.output.contains("local-"))
+        let byID = try Self.ferry(["movies", "add", "--tmdb", "603"], in: folder)
+        #expect(byID.status == 69 && byID.errors.contains("--title"))
+        #expect(try Self.ferry(["movies", "show", "m_demo_heat"], in: folder).output.contains("8/10"))
+
+        #expect(try Self.ferry(["network", "auto"], in: folder).status == 0)
+        let run = try Self.ferry(["run", "--once"], in: folder)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        let listing = try Self.ferry(["movies", "list", "--json"], in: folder)
+        let object = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any]
+        let movies = object?["movies"] as? [[String: Any]] ?? []
+        #expect(movies.contains { $0["tmdb_id"] as? Int == 78 && $0["imdb_id"] as? String == "tt0083658" && ($0["id"] as? String)?.hasPrefix("m_") == true })
+        #expect(movies.contains { $0["id"] as? String == "m_demo_heat" && $0["my_rating"] as? Int == 8 && $0["sync"] as? String == "synced" })
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
