@@ -1,6 +1,8 @@
 import FamilyPlugin
+import FerryServer
 import Foundation
 import SyncKernel
+import SyncKernelTesting
 import Testing
 
 /// Online-only by default: with no connection every write fails at once and changes
@@ -87,6 +89,29 @@ struct OfflineTests {
             let group = try await device.family.group(Server.group)
             #expect(group.fromCache && group.note?.contains("did not answer") == true)
             try await server.server.comeBack()
+        }
+    }
+}
+
+extension OfflineTests {
+    @Test func aFailingRemoteFallsBackToTheCacheAndAnEndedSessionSaysLogIn() async throws {
+        try await Server.with { server in
+            let device = try await server.device()
+            _ = try await device.family.group(Server.group)
+            server.server.setFaults(FaultSettings(failNext: .init(kind: .unavailable, count: 3), pathPrefix: "/v1/"))
+            let group = try await device.family.group(Server.group)
+            #expect(group.fromCache && group.note?.contains("unavailable") == true)
+            #expect(try await device.family.groups().value.map(\.id) == [Server.group])
+            await #expect { try await device.family.round("r_never_fetched") } throws: { error in
+                (error as? FerryError)?.code == .remoteUnavailable
+            }
+
+            let expired = StaticCredentials(token: "fat_not_a_token")
+            let test = try await TestRuntime.make(
+                server: server.server.baseURL, yaml: Server.online, plugins: [FamilyPlugin.self], credentials: expired)
+            await #expect { try await FamilyClient(runtime: test.runtime).round(Server.round) } throws: { error in
+                (error as? FerryError)?.code == .needsLogin && "\(error)".contains("ferry auth login")
+            }
         }
     }
 }

@@ -84,6 +84,7 @@ extension QueuedVoteTests {
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up)
             let summary = try await device.test.runOnce()
             #expect(summary.deadLettered == 1)
+            device.credentials.setActingAs(nil)
             let vote = try #require(try await device.family.round(Server.round).value.localVotes.first)
             #expect(vote.state == "failed" && vote.note?.contains("ferry queue list") == true)
         }

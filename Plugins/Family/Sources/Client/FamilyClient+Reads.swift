@@ -77,17 +77,20 @@ extension FamilyClient {
                 try await runtime.store.write { db in try store(value, now, db) }
                 return Fetched(value: value, fromCache: false)
             } catch {
-                let now = runtime.clock.now()
-                guard case .offline(let why) = FailureClass.classify(error, now: now) else {
+                switch FailureClass.classify(error, now: runtime.clock.now()) {
+                case .offline(let why):
+                    await runtime.connectivity.reportUnreachable()
+                    reason = "the remote did not answer (\(why))"
+                case .transient(let why, _):
+                    reason = "the remote is unavailable (\(why))"
+                default:
                     throw FamilyErrors.explain(error, doing: "reading \(what)")
                 }
-                await runtime.connectivity.reportUnreachable()
-                reason = "the remote did not answer (\(why))"
             }
         }
         guard let hit = try await runtime.store.read(cached) else {
             throw FerryError(
-                .requiresConnection,
+                reason.hasPrefix("the remote is unavailable") ? .remoteUnavailable : .requiresConnection,
                 "reading \(what) requires a connection (\(reason)) and there is no cached copy; connect and try again")
         }
         return Fetched(value: hit.0, fromCache: true, fetchedAt: hit.1, note: "cached copy: \(reason)")

@@ -9,6 +9,8 @@ enum FamilyErrors {
             return FerryError(.rejected, "\(what) failed: \(error)", underlying: error)
         }
         switch (body.status, body.code) {
+        case (401, _):
+            return FerryError(.needsLogin, "\(what) was refused: the session has ended; run `ferry auth login`", underlying: error)
         case (404, "group_not_found"):
             return FerryError(.notFound, "\(what): no such group; `ferry family groups` lists yours", underlying: error)
         case (404, "round_not_found"):
