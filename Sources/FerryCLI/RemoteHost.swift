@@ -8,7 +8,7 @@ import SyncKernel
 /// `<data_dir>/server`, and stops it at the end.
 actor RemoteHost {
     let configuration: FerryConfiguration
-    private var embedded: RunningFerryServer?
+    private var embedded: Task<RunningFerryServer, any Error>?
 
     init(configuration: FerryConfiguration) {
         self.configuration = configuration
@@ -24,23 +24,26 @@ actor RemoteHost {
         return remote
     }
 
+    /// Starts the embedded server once; concurrent callers share the same start.
     private func startEmbedded() async throws -> RunningFerryServer {
-        if let embedded { return embedded }
-        var logger = Logger(label: "ferry.embedded-server")
-        logger.logLevel = .warning
+        if let embedded { return try await embedded.value }
         let folder = configuration.dataDirectory.appendingPathComponent("server").path
-        do {
-            let server = try await FerryServer.start(
-                FerryServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder, seedDemo: true, logger: logger))
-            embedded = server
-            return server
-        } catch {
-            throw FerryError(.storage, "could not start the embedded server in \(folder): \(error)", underlying: error)
+        let starting = Task {
+            var logger = Logger(label: "ferry.embedded-server")
+            logger.logLevel = .warning
+            do {
+                return try await FerryServer.start(
+                    FerryServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder, seedDemo: true, logger: logger))
+            } catch {
+                throw FerryError(.storage, "could not start the embedded server in \(folder): \(error)", underlying: error)
+            }
         }
+        embedded = starting
+        return try await starting.value
     }
 
     func stop() async {
-        await embedded?.stop()
+        if let server = try? await embedded?.value { await server.stop() }
         embedded = nil
     }
 }

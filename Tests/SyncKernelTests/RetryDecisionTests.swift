@@ -58,6 +58,11 @@ struct RetryDecisionTests {
         #expect(name == expected)
     }
 
+    @Test func aConflictThatSaysWhenToComeBackIsBusyNotADisagreement() {
+        let busy = FailureClass.classify(RemoteFailure(status: 409, headers: ["retry-after": "1"]), now: now)
+        #expect(busy == .transient(reason: "HTTP 409", retryAfter: 1))
+    }
+
     @Test func retryAfterAcceptsSecondsAndHTTPDates() {
         let seconds = FailureClass.classify(RemoteFailure(status: 429, headers: ["retry-after": "7"]), now: now)
         #expect(seconds == .transient(reason: "HTTP 429", retryAfter: 7))

@@ -12,6 +12,8 @@ struct ServerDatabase: Sendable {
     init(dataDirectory: String?) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        // Several processes may serve one data folder (two `ferry` commands with an embedded server).
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")

@@ -41,6 +41,10 @@ public enum FailureClass: Sendable, Equatable {
             return .unauthorized(reason: failure.reason)
         case 408, 429, 500...599:
             return .transient(reason: failure.reason, retryAfter: retryAfter)
+        case 409 where retryAfter != nil:
+            // A conflict that says when to come back is not a disagreement but "busy":
+            // e.g. the same idempotency key still being processed.
+            return .transient(reason: failure.reason, retryAfter: retryAfter)
         case 409, 412:
             return .conflict(status: failure.status, reason: failure.reason, remote: failure.currentEntity)
         default:

@@ -142,22 +142,32 @@ public final class FerryRuntime: Sendable {
 /// Resolves configured remotes to URLs, remembering each answer.
 actor RemoteResolver {
     private let resolve: @Sendable (String) async throws -> String
-    private var resolved: [String: String] = [:]
+    private var resolved: [String: Task<String, any Error>] = [:]
+    private var known: [String: String] = [:]
 
     init(resolve: @escaping @Sendable (String) async throws -> String) {
         self.resolve = resolve
     }
 
+    /// The URL of `remote`, resolved once; concurrent callers share the same resolution.
     func url(for remote: String) async throws -> String {
-        if let known = resolved[remote] { return known }
-        let url = try await resolve(remote)
-        resolved[remote] = url
-        return url
+        if let task = resolved[remote] { return try await task.value }
+        let resolve = self.resolve
+        let task = Task { try await resolve(remote) }
+        resolved[remote] = task
+        do {
+            let url = try await task.value
+            known[remote] = url
+            return url
+        } catch {
+            resolved[remote] = nil
+            throw error
+        }
     }
 
     /// The URLs to probe: only those already resolved or fixed (probing never starts an embedded server).
     func urls(for remotes: Set<String>) -> [String] {
-        remotes.compactMap { resolved[$0] ?? ($0 == "embedded" ? nil : $0) }
+        remotes.compactMap { known[$0] ?? ($0 == "embedded" ? nil : $0) }
     }
 }
 
