@@ -11,17 +11,23 @@ import SyncKernel
 /// added by title with a local id; matched on TMDB, then added to the server, and queued
 /// changes made to it meanwhile follow it to its server id).
 public struct MoviesPlugin: SyncPlugin {
+    /// The `movies:` section of `config.yaml`.
     public typealias Settings = MoviesSettings
 
+    /// The plugin's key in `config.yaml` and the prefix of its tables.
     public static let name = "movies"
+    /// One line for help and status.
     public static let summary = "Your movie list, matched on TMDB, with a poster cache"
+    /// The operation kinds and their default policies (see docs/plugins/movies.md).
     public static let operations: [String: OperationPolicy] = [
         "update": OperationPolicy(coalesce: .init(mode: .merge)),
         "remove": OperationPolicy(coalesce: .init(supersedes: ["update"])),
         "add": OperationPolicy(delivery: .onlineOnly),
         "add_title": OperationPolicy(),
     ]
+    /// The plugin's tables, and the file cache's index until the kernel registers it.
     public static let migrations = MoviesSchema.migrations
+    /// `ferry movies ...`.
     public static let command: (any ParsableCommand.Type)? = MoviesCommand.self
 
     /// The plugin's settings from `config.yaml`.
@@ -29,13 +35,19 @@ public struct MoviesPlugin: SyncPlugin {
     let context: PluginContext
     let tmdb: TMDBClient
 
+    /// Builds the plugin and its TMDB client from its settings.
     public init(settings: MoviesSettings, context: PluginContext) throws {
         self.settings = settings
         self.context = context
         self.tmdb = TMDBClient(
-            settings: settings.tmdb, transport: context.transport, clock: context.clock, logger: context.logger)
+            settings: settings.tmdb,
+            transport: context.transport,
+            clock: context.clock,
+            logger: context.logger
+        )
     }
 
+    /// Sends one queued or online-only operation.
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         switch operation.kind {
         case "update": try await sendUpdate(operation, context: context)
@@ -46,27 +58,34 @@ public struct MoviesPlugin: SyncPlugin {
         }
     }
 
+    /// Brings the cache up to date (rebuilding it once after a layout change).
     public func pull(_ context: PullContext) async throws -> PullSummary {
         try await MoviesPull(context: context).run()
     }
 
+    /// Forgets the pending row of a movie the server now has, and re-applies its queued changes.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
         try PendingMovies.delete(localID, in: db)
         try MovieRows.rebase(remoteID, in: db)
     }
 
+    /// Stores the server's movie after a conflict the server won.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote, let movie = try? ServerMovie.decode(remote) else {
-            if conflict.remote == nil || conflict.remote == Data("null".utf8) { try MovieRows.delete(conflict.entity, in: db) }
+            if conflict.remote == nil || conflict.remote == Data("null".utf8) {
+                try MovieRows.delete(conflict.entity, in: db)
+            }
             return
         }
         try MovieRows.store(movie, json: remote, now: context.clock.now(), in: db)
     }
 
+    /// What signing out would leave behind, for the confirmation prompt.
     public func localDataAtRisk(in db: Database) throws -> String? {
         let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_pending") ?? 0
         let cached = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_movies") ?? 0
         guard pending + cached > 0 else { return nil }
-        return "\(cached) cached movies" + (pending > 0 ? " and \(pending) movies added offline and not yet on the server" : "")
+        return "\(cached) cached movies"
+            + (pending > 0 ? " and \(pending) movies added offline and not yet on the server" : "")
     }
 }

@@ -26,7 +26,9 @@ struct AirplaneModeCLITests {
         var environment = ProcessInfo.processInfo.environment
         environment["FERRY_CONFIG"] = folder.appendingPathComponent("config.yaml").path
         process.environment = environment
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        let stdin = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = stdin
@@ -37,10 +39,18 @@ struct AirplaneModeCLITests {
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+            status: process.terminationStatus,
+            output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self)
+        )
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path), "build the ferry executable first (swift build)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: executable.path),
+            "build the ferry executable first (swift build)"
+        )
+    )
     func aNewUserWorksOfflineAndSyncsAfterwards() async throws {
         var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
         configuration.passwordHashCost = 4
@@ -48,12 +58,18 @@ struct AirplaneModeCLITests {
         logger.logLevel = .critical
         configuration.logger = logger
         let server = try await FerryServer.start(configuration)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-cli-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ferry-movies-cli-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "server: \(server.baseURL)\ndata_dir: data\nplugins:\n  auth: {}\n  movies: {}\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
 
-        let login = try Self.ferry(["auth", "login", "--username", "demo", "--password-stdin"], in: folder, input: "demo-password\n")
+        let login = try Self.ferry(
+            ["auth", "login", "--username", "demo", "--password-stdin"],
+            in: folder,
+            input: "demo-password\n"
+        )
         #expect(login.status == 0, "\(login.errors)")
         #expect(try Self.ferry(["movies", "list"], in: folder).output.contains("Heat"))
 
@@ -62,7 +78,10 @@ struct AirplaneModeCLITests {
         #expect(offline.status == 0)
         #expect(offline.output.contains("Spirited Away"))
         #expect(offline.errors.contains("offline"))
-        #expect(try Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder).status == 0)
+        #expect(
+            try Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder)
+                .status == 0
+        )
         let added = try Self.ferry(["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"], in: folder)
         #expect(added.status == 0 && added.output.contains("local-"))
         let byID = try Self.ferry(["movies", "add", "--tmdb", "603"], in: folder)
@@ -75,8 +94,18 @@ struct AirplaneModeCLITests {
         let listing = try Self.ferry(["movies", "list", "--json"], in: folder)
         let object = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any]
         let movies = object?["movies"] as? [[String: Any]] ?? []
-        #expect(movies.contains { $0["tmdb_id"] as? Int == 78 && $0["imdb_id"] as? String == "tt0083658" && ($0["id"] as? String)?.hasPrefix("m_") == true })
-        #expect(movies.contains { $0["id"] as? String == "m_demo_heat" && $0["my_rating"] as? Int == 8 && $0["sync"] as? String == "synced" })
+        #expect(
+            movies.contains {
+                $0["tmdb_id"] as? Int == 78 && $0["imdb_id"] as? String == "tt0083658"
+                    && ($0["id"] as? String)?.hasPrefix("m_") == true
+            }
+        )
+        #expect(
+            movies.contains {
+                $0["id"] as? String == "m_demo_heat" && $0["my_rating"] as? Int == 8
+                    && $0["sync"] as? String == "synced"
+            }
+        )
         await server.stop()
         try? FileManager.default.removeItem(at: folder)
     }

@@ -18,13 +18,17 @@ struct LocalFirstReadTests {
         await harness.server.goAway()
         let answers = Answers()
         let offline = try #require(try await library.list { answers.append($0) })
-        #expect(offline.value.map(\.id).sorted() == ["m_demo_arrival", "m_demo_dune", "m_demo_heat", "m_demo_spirited"])
+        #expect(
+            offline.value.map(\.id).sorted() == ["m_demo_arrival", "m_demo_dune", "m_demo_heat", "m_demo_spirited"]
+        )
         #expect(offline.isFromCache)
         #expect(offline.offline != nil)
         #expect(answers.count == 1)
         let heat = try #require(try await library.movie("m_demo_heat"))
         #expect(heat.director == "Michael Mann")
-        #expect(try await library.list(status: "watched")?.value.map(\.id).sorted() == ["m_demo_arrival", "m_demo_dune"])
+        #expect(
+            try await library.list(status: "watched")?.value.map(\.id).sorted() == ["m_demo_arrival", "m_demo_dune"]
+        )
 
         let error = await #expect(throws: FerryError.self) { try await library.list(policy: .networkOnly) }
         #expect(error?.code == .requiresConnection)
@@ -91,8 +95,10 @@ struct LocalFirstReadTests {
 
     static func insertStale(_ id: String, in db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO movies_movies (id, title, status, server_json, cached_at) VALUES (?, 'Gone', 'watched', '{}', 0)",
-            arguments: [id])
+            sql:
+                "INSERT INTO movies_movies (id, title, status, server_json, cached_at) VALUES (?, 'Gone', 'watched', '{}', 0)",
+            arguments: [id]
+        )
     }
 }
 

@@ -1,6 +1,6 @@
 import FerryServer
-import GRDB
 import Foundation
+import GRDB
 import MoviesPlugin
 import SyncKernel
 import SyncKernelTesting
@@ -109,7 +109,8 @@ struct OfflineAddTests {
         let harness = try await MoviesHarness.start()
         let library = try harness.library()
         harness.server.setFaults(
-            FaultSettings(retryAfterSeconds: 120, failNext: .init(kind: .rateLimited, count: 1), pathPrefix: "/tmdb"))
+            FaultSettings(retryAfterSeconds: 120, failNext: .init(kind: .rateLimited, count: 1), pathPrefix: "/tmdb")
+        )
         let alien = try await library.add(title: "Alien", year: nil, recommender: nil)
         #expect(try await harness.test.runOnce().retried == 1)
         let waiting = try #require(try await harness.test.operations().first)
@@ -140,7 +141,9 @@ struct TMDBClientTests {
     @Test func aShortRetryAfterIsWaitedOutOnTheKernelsClock() async throws {
         let harness = try await MoviesHarness.start()
         let library = try harness.library()
-        harness.server.setFaults(FaultSettings(retryAfterSeconds: 5, failNext: .init(kind: .rateLimited, count: 1), pathPrefix: "/tmdb"))
+        harness.server.setFaults(
+            FaultSettings(retryAfterSeconds: 5, failNext: .init(kind: .rateLimited, count: 1), pathPrefix: "/tmdb")
+        )
         let alien = try await library.add(title: "Alien", year: 1979, recommender: nil)
         let pass = Task { try await harness.test.runOnce() }
         while harness.clock.sleeperCount == 0 { await Task.yield() }
@@ -161,7 +164,10 @@ struct TMDBClientTests {
         #expect(operation.lastError?.contains("tmdb.token") == true)
         #expect(try await library.movie(pending.id)?.sync == .pendingMatch)
         let held = try await harness.runtime.store.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_plugin_state WHERE plugin = 'movies' AND needs_login = 1") ?? 0
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM kernel_plugin_state WHERE plugin = 'movies' AND needs_login = 1"
+            ) ?? 0
         }
         #expect(held == 0)
         await harness.stop()

@@ -8,14 +8,24 @@ import Testing
 @Suite("Movies: the poster cache")
 struct PosterCacheTests {
     /// A poster cache with `maxBytes` and the configured age, over the harness's store.
-    static func posters(_ harness: MoviesHarness, maxBytes: Int64, maxAge: TimeInterval = 90 * 86_400) throws -> PosterCache {
+    static func posters(
+        _ harness: MoviesHarness,
+        maxBytes: Int64,
+        maxAge: TimeInterval = 90 * 86_400
+    ) throws -> PosterCache {
         var settings = MoviesSettings()
         settings.posters.maxSize = ByteCount(maxBytes)
         settings.posters.maxAge = Seconds(maxAge)
         let base = harness.server.baseURL
         return PosterCache(
-            settings: settings, folder: harness.folder.appendingPathComponent("posters"), store: harness.runtime.store,
-            clock: harness.clock, events: harness.runtime.events, connectivity: harness.connectivity, baseURL: { base })
+            settings: settings,
+            folder: harness.folder.appendingPathComponent("posters"),
+            store: harness.runtime.store,
+            clock: harness.clock,
+            events: harness.runtime.events,
+            connectivity: harness.connectivity,
+            baseURL: { base }
+        )
     }
 
     @Test func postersDownloadOnceAndAreServedLocallyOffline() async throws {

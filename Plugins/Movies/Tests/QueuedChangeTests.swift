@@ -72,13 +72,16 @@ struct QueuedChangeTests {
         let library = try harness.library()
         try await harness.test.runOnce()
         for changes in [
-            MovieChanges(status: "seen"), MovieChanges(rating: 11), MovieChanges(watchedOn: "2026-02-30"), MovieChanges(),
+            MovieChanges(status: "seen"), MovieChanges(rating: 11), MovieChanges(watchedOn: "2026-02-30"),
+            MovieChanges(),
             MovieChanges(rating: 5, clearRating: true),
         ] {
             let error = await #expect(throws: FerryError.self) { try await library.update("m_demo_heat", changes) }
             #expect(error?.code == .usage)
         }
-        let missing = await #expect(throws: FerryError.self) { try await library.update("m_nope", MovieChanges(rating: 5)) }
+        let missing = await #expect(throws: FerryError.self) {
+            try await library.update("m_nope", MovieChanges(rating: 5))
+        }
         #expect(missing?.code == .notFound)
         #expect(try await harness.test.operations().isEmpty)
         await harness.stop()

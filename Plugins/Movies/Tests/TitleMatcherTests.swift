@@ -1,10 +1,18 @@
-@testable import MoviesPlugin
 import Testing
+
+@testable import MoviesPlugin
 
 @Suite("Movies: choosing the TMDB match")
 struct TitleMatcherTests {
     static func result(_ id: Int, _ title: String, _ year: Int, popularity: Double) -> TMDBSearchResult {
-        TMDBSearchResult(id: id, title: title, originalTitle: title, releaseDate: "\(year)-01-01", popularity: popularity, posterPath: nil)
+        TMDBSearchResult(
+            id: id,
+            title: title,
+            originalTitle: title,
+            releaseDate: "\(year)-01-01",
+            popularity: popularity,
+            posterPath: nil
+        )
     }
 
     let heat = result(949, "Heat", 1995, popularity: 61)
@@ -21,12 +29,21 @@ struct TitleMatcherTests {
     }
 
     @Test func tiesStayPendingUnlessConfiguredToTakeTheMostPopular() {
-        guard case .pending(_, let candidates) = TitleMatcher().match(title: "Dune", year: nil, results: [dune84, dune21]) else {
+        guard
+            case .pending(_, let candidates) = TitleMatcher().match(
+                title: "Dune",
+                year: nil,
+                results: [dune84, dune21]
+            )
+        else {
             Issue.record("a tie was guessed")
             return
         }
         #expect(candidates.map(\.id) == [438631, 841])
-        #expect(TitleMatcher(ties: .mostPopular).match(title: "Dune", year: nil, results: [dune84, dune21]) == .match(dune21))
+        #expect(
+            TitleMatcher(ties: .mostPopular).match(title: "Dune", year: nil, results: [dune84, dune21])
+                == .match(dune21)
+        )
     }
 
     @Test func accentsCaseAndPunctuationAreIgnored() {

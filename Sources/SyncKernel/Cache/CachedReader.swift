@@ -61,7 +61,10 @@ public struct CachedReader: Sendable {
         let hit = cached != nil
         guard policy.asksNetwork(cacheHit: hit) else {
             if last == nil, policy == .cacheOnly {
-                throw FerryError(.notFound, "nothing is cached yet; read once with a connection (cache_only never asks the network)")
+                throw FerryError(
+                    .notFound,
+                    "nothing is cached yet; read once with a connection (cache_only never asks the network)"
+                )
             }
             return last
         }
@@ -98,7 +101,8 @@ public struct CachedReader: Sendable {
         if policy.requiresNetwork(cacheHit: hit) {
             throw FerryError(
                 .requiresConnection,
-                "this read needs the network (cache policy \(policy.rawValue)) and there is none: \(reason); connect, or use cache_then_network")
+                "this read needs the network (cache policy \(policy.rawValue)) and there is none: \(reason); connect, or use cache_then_network"
+            )
         }
         logger.debug("offline: \(reason); showing cached data")
         guard var result = last else { return nil }

@@ -3,7 +3,8 @@ import Foundation
 /// A size in bytes in configuration: a number of bytes or text such as `500MB`, `120 GB`, `64KiB`.
 ///
 /// `KB`, `MB`, `GB`, `TB` are powers of 1000; `KiB`, `MiB`, `GiB`, `TiB` powers of 1024; `B` is bytes.
-public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible
+{
     /// The number of bytes.
     public var bytes: Int64
 
@@ -25,7 +26,8 @@ public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleBy
         guard let parsed = Self.parse(text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "'\(text)' is not a size; write a number of bytes or e.g. 500MB, 2GB, 64KiB")
+                debugDescription: "'\(text)' is not a size; write a number of bytes or e.g. 500MB, 2GB, 64KiB"
+            )
         }
         bytes = parsed
     }
@@ -51,6 +53,7 @@ public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleBy
         return value
     }
 
+    /// Orders sizes.
     public static func < (lhs: ByteCount, rhs: ByteCount) -> Bool { lhs.bytes < rhs.bytes }
 
     /// A short human form: `512 B`, `3.2 MB`, `1.1 GB`.

@@ -21,7 +21,13 @@ public struct CachedFile: Sendable, Equatable {
 
     /// Creates a description of a cached file.
     public init(
-        key: String, url: URL, bytes: Int64, sha256: String?, pinned: Bool, createdAt: Date, accessedAt: Date,
+        key: String,
+        url: URL,
+        bytes: Int64,
+        sha256: String?,
+        pinned: Bool,
+        createdAt: Date,
+        accessedAt: Date,
         downloaded: Bool
     ) {
         self.key = key

@@ -15,7 +15,8 @@ extension FileCache {
             guard state.satisfies(request.requirement) else {
                 throw FerryError(
                     .requiresConnection,
-                    "downloading \(request.key) needs \(request.requirement == .unmetered ? "a connection that is not metered" : "a connection") (now \(state.summary)); it will be fetched when one is there")
+                    "downloading \(request.key) needs \(request.requirement == .unmetered ? "a connection that is not metered" : "a connection") (now \(state.summary)); it will be fetched when one is there"
+                )
             }
         }
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
@@ -29,23 +30,39 @@ extension FileCache {
         let now = clock.now()
         let previous = try await store.read { db in try TransferIndex.row(owner: owner, key: key, in: db) }
         var resumeETag: String?
-        if let previous, previous.state == TransferRow.partial, previous.path == request.relativePath, previous.url == request.url {
+        if let previous, previous.state == TransferRow.partial, previous.path == request.relativePath,
+            previous.url == request.url
+        {
             resumeETag = previous.etag
         } else {
             try? FileManager.default.removeItem(at: partial)
         }
         var row = TransferRow(
-            key: key, path: request.relativePath, url: request.url, state: TransferRow.partial,
-            bytes: FileDownloader.size(of: partial), sha256: nil, etag: resumeETag, pinned: request.pinned,
-            createdAt: now, accessedAt: now)
+            key: key,
+            path: request.relativePath,
+            url: request.url,
+            state: TransferRow.partial,
+            bytes: FileDownloader.size(of: partial),
+            sha256: nil,
+            etag: resumeETag,
+            pinned: request.pinned,
+            createdAt: now,
+            accessedAt: now
+        )
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
 
         let events = self.events
         let result: FileDownloader.Result
         do {
             result = try await downloader.download(
-                request.url, headers: request.headers, into: partial, resumeETag: resumeETag,
-                progress: { received, total in events?.emit(.transferProgress(name: key, received: received, total: total)) })
+                request.url,
+                headers: request.headers,
+                into: partial,
+                resumeETag: resumeETag,
+                progress: { received, total in
+                    events?.emit(.transferProgress(name: key, received: received, total: total))
+                }
+            )
         } catch {
             row.bytes = FileDownloader.size(of: partial)
             if row.bytes == 0 {
@@ -60,14 +77,20 @@ extension FileCache {
         let size = FileDownloader.size(of: partial)
         if let expected = request.expectedBytes ?? result.total, size != expected {
             try await discard(row, partial: partial)
-            throw FerryError(.file, "the download of \(key) has \(size) bytes where \(expected) were expected; it was discarded and will be fetched again")
+            throw FerryError(
+                .file,
+                "the download of \(key) has \(size) bytes where \(expected) were expected; it was discarded and will be fetched again"
+            )
         }
         var digest: String?
         if let wanted = request.sha256?.lowercased() {
             digest = try SHA256Hasher.hex(fileAt: partial)
             guard digest == wanted else {
                 try await discard(row, partial: partial)
-                throw FerryError(.file, "the download of \(key) does not match its SHA-256 checksum; it was discarded and will be fetched again")
+                throw FerryError(
+                    .file,
+                    "the download of \(key) does not match its SHA-256 checksum; it was discarded and will be fetched again"
+                )
             }
         }
         try await makeRoom(for: size, key: key, pinned: request.pinned, partial: partial, row: row)
@@ -85,8 +108,15 @@ extension FileCache {
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
         try await enforceBudget(protecting: key)
         return CachedFile(
-            key: key, url: target, bytes: size, sha256: digest, pinned: request.pinned, createdAt: done, accessedAt: done,
-            downloaded: true)
+            key: key,
+            url: target,
+            bytes: size,
+            sha256: digest,
+            pinned: request.pinned,
+            createdAt: done,
+            accessedAt: done,
+            downloaded: true
+        )
     }
 
     /// Fails when pinned files leave no room for `size` more bytes; unpinned files are
@@ -97,14 +127,17 @@ extension FileCache {
         let pinnedBytes = try await store.read { db in
             try Int64.fetchOne(
                 db,
-                sql: "SELECT COALESCE(SUM(bytes), 0) FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 1 AND key != ?",
-                arguments: [owner, key]) ?? 0
+                sql:
+                    "SELECT COALESCE(SUM(bytes), 0) FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 1 AND key != ?",
+                arguments: [owner, key]
+            ) ?? 0
         }
         guard pinnedBytes + size <= maxBytes else {
             try await discard(row, partial: partial)
             throw FerryError(
                 .storageUnavailable,
-                "\(key) (\(ByteCount(size))) does not fit: pinned files already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) budget; remove some pinned files or raise the limit")
+                "\(key) (\(ByteCount(size))) does not fit: pinned files already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) budget; remove some pinned files or raise the limit"
+            )
         }
     }
 
@@ -118,7 +151,11 @@ extension FileCache {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw FerryError(.file, "cannot create the folder \(folder.path): \(error.localizedDescription); check its permissions", underlying: error)
+            throw FerryError(
+                .file,
+                "cannot create the folder \(folder.path): \(error.localizedDescription); check its permissions",
+                underlying: error
+            )
         }
     }
 }

@@ -77,8 +77,15 @@ public actor FileCache {
         }
         try await store.write { db in try TransferIndex.touch(owner: owner, key: key, at: now, in: db) }
         return CachedFile(
-            key: key, url: url, bytes: row.bytes, sha256: row.sha256, pinned: row.pinned, createdAt: row.createdAt,
-            accessedAt: now, downloaded: false)
+            key: key,
+            url: url,
+            bytes: row.bytes,
+            sha256: row.sha256,
+            pinned: row.pinned,
+            createdAt: row.createdAt,
+            accessedAt: now,
+            downloaded: false
+        )
     }
 
     /// The file of `request`: from the cache when it is there, else downloaded, verified
@@ -109,7 +116,9 @@ public actor FileCache {
         let owner = self.owner
         try await store.write { db in
             try db.execute(
-                sql: "UPDATE kernel_transfers SET pinned = ? WHERE owner = ? AND key = ?", arguments: [pinned, owner, key])
+                sql: "UPDATE kernel_transfers SET pinned = ? WHERE owner = ? AND key = ?",
+                arguments: [pinned, owner, key]
+            )
         }
     }
 
@@ -127,12 +136,20 @@ public actor FileCache {
     /// Every complete file, least recently used first.
     public func entries() async throws -> [CachedFile] {
         let owner = self.owner
-        let rows = try await store.read { db in try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db) }
+        let rows = try await store.read { db in try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db)
+        }
         return rows.compactMap { row in
             guard let url = try? TransferPath.resolve(row.path, under: root) else { return nil }
             return CachedFile(
-                key: row.key, url: url, bytes: row.bytes, sha256: row.sha256, pinned: row.pinned, createdAt: row.createdAt,
-                accessedAt: row.accessedAt, downloaded: false)
+                key: row.key,
+                url: url,
+                bytes: row.bytes,
+                sha256: row.sha256,
+                pinned: row.pinned,
+                createdAt: row.createdAt,
+                accessedAt: row.accessedAt,
+                downloaded: false
+            )
         }
     }
 
@@ -141,8 +158,14 @@ public actor FileCache {
         let owner = self.owner
         let totals = try await store.read { db in try TransferIndex.usage(owner: owner, in: db) }
         return FileCacheUsage(
-            files: totals.files, bytes: totals.bytes, pinnedFiles: totals.pinnedFiles, pinnedBytes: totals.pinnedBytes,
-            partialBytes: totals.partialBytes, maxBytes: budget.maxBytes, maxAgeSeconds: budget.maxAge)
+            files: totals.files,
+            bytes: totals.bytes,
+            pinnedFiles: totals.pinnedFiles,
+            pinnedBytes: totals.pinnedBytes,
+            partialBytes: totals.partialBytes,
+            maxBytes: budget.maxBytes,
+            maxAgeSeconds: budget.maxAge
+        )
     }
 
     /// Removes unpinned files downloaded more than `maxAge` ago, and partial files as old.
@@ -182,7 +205,9 @@ public actor FileCache {
             report.keys.append(row.key)
             report.bytes += row.bytes
         }
-        if !report.keys.isEmpty { logger.debug("\(owner): evicted \(report.keys.count) files to stay within \(ByteCount(maxBytes))") }
+        if !report.keys.isEmpty {
+            logger.debug("\(owner): evicted \(report.keys.count) files to stay within \(ByteCount(maxBytes))")
+        }
         return report
     }
 
@@ -212,7 +237,9 @@ public actor FileCache {
     /// file, which the next lookup notices and forgets.
     func remove(_ row: TransferRow) async throws {
         if let url = try? TransferPath.resolve(row.path, under: root) {
-            try? FileManager.default.removeItem(at: row.state == TransferRow.partial ? TransferPath.partial(for: url) : url)
+            try? FileManager.default.removeItem(
+                at: row.state == TransferRow.partial ? TransferPath.partial(for: url) : url
+            )
         }
         let owner = self.owner
         try await store.write { db in try TransferIndex.delete(owner: owner, key: row.key, in: db) }

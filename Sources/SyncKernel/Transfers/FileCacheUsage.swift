@@ -17,7 +17,12 @@ public struct FileCacheUsage: Sendable, Equatable, Codable {
 
     /// Creates a usage report.
     public init(
-        files: Int, bytes: Int64, pinnedFiles: Int, pinnedBytes: Int64, partialBytes: Int64, maxBytes: Int64?,
+        files: Int,
+        bytes: Int64,
+        pinnedFiles: Int,
+        pinnedBytes: Int64,
+        partialBytes: Int64,
+        maxBytes: Int64?,
         maxAgeSeconds: Double?
     ) {
         self.files = files
@@ -27,19 +32,5 @@ public struct FileCacheUsage: Sendable, Equatable, Codable {
         self.partialBytes = partialBytes
         self.maxBytes = maxBytes
         self.maxAgeSeconds = maxAgeSeconds
-    }
-}
-
-/// What a sweep (eviction, expiry or purge) removed.
-public struct RemovalReport: Sendable, Equatable, Codable {
-    /// The keys of the files removed, in the order they went.
-    public var keys: [String]
-    /// Their bytes.
-    public var bytes: Int64
-
-    /// Creates a report.
-    public init(keys: [String] = [], bytes: Int64 = 0) {
-        self.keys = keys
-        self.bytes = bytes
     }
 }

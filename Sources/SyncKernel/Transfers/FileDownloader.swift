@@ -50,7 +50,9 @@ struct FileDownloader: Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw TransportFailure(reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error))")
+            throw TransportFailure(
+                reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error))"
+            )
         }
         let status = Int(response.status.code)
         let etag = response.headers.first(name: "etag")
@@ -58,9 +60,13 @@ struct FileDownloader: Sendable {
         var total: Int64?
         switch status {
         case 206:
-            guard let range = ContentRange(response.headers.first(name: "content-range") ?? ""), range.start == existing else {
+            guard let range = ContentRange(response.headers.first(name: "content-range") ?? ""), range.start == existing
+            else {
                 try? FileManager.default.removeItem(at: partial)
-                throw FerryError(.remoteUnavailable, "GET \(AsyncHTTPExecutor.redactedPath(url)): the remote resumed at another offset; the partial file was dropped and the download starts over")
+                throw FerryError(
+                    .remoteUnavailable,
+                    "GET \(AsyncHTTPExecutor.redactedPath(url)): the remote resumed at another offset; the partial file was dropped and the download starts over"
+                )
             }
             offset = existing
             total = range.total
@@ -69,12 +75,19 @@ struct FileDownloader: Sendable {
             total = response.headers.first(name: "content-length").flatMap { Int64($0) }
         case 416:
             try? FileManager.default.removeItem(at: partial)
-            throw FerryError(.remoteUnavailable, "GET \(AsyncHTTPExecutor.redactedPath(url)): the partial file no longer matches the remote file; it was dropped and the download starts over")
+            throw FerryError(
+                .remoteUnavailable,
+                "GET \(AsyncHTTPExecutor.redactedPath(url)): the partial file no longer matches the remote file; it was dropped and the download starts over"
+            )
         default:
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
             let body = try? await response.body.collect(upTo: 64 << 10)
-            throw RemoteFailure(status: status, headers: headers, body: body.map { Data($0.readableBytesView) } ?? Data())
+            throw RemoteFailure(
+                status: status,
+                headers: headers,
+                body: body.map { Data($0.readableBytesView) } ?? Data()
+            )
         }
         if offset == 0 {
             FileManager.default.createFile(atPath: partial.path, contents: nil)
@@ -97,7 +110,10 @@ struct FileDownloader: Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw TransportFailure(reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error)) after \(received) bytes")
+            throw TransportFailure(
+                reason:
+                    "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error)) after \(received) bytes"
+            )
         }
         try handle.synchronize()
         progress(received, total)
@@ -107,24 +123,5 @@ struct FileDownloader: Sendable {
     static func size(of url: URL) -> Int64 {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-    }
-}
-
-/// A `Content-Range: bytes a-b/total` header.
-struct ContentRange: Equatable {
-    var start: Int64
-    var end: Int64
-    var total: Int64?
-
-    init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("bytes ") else { return nil }
-        let parts = trimmed.dropFirst(6).split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
-        let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else { return nil }
-        self.start = start
-        self.end = end
-        self.total = parts[1] == "*" ? nil : Int64(parts[1])
     }
 }

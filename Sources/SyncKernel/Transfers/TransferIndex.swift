@@ -1,71 +1,33 @@
 import Foundation
 import GRDB
 
-/// One row of `kernel_transfers`: a complete file, or a partial one waiting to resume.
-struct TransferRow: Sendable, FetchableRecord {
-    var key: String
-    var path: String
-    var url: String
-    var state: String
-    var bytes: Int64
-    var sha256: String?
-    var etag: String?
-    var pinned: Bool
-    var createdAt: Date
-    var accessedAt: Date
-
-    init(row: Row) {
-        key = row["key"]
-        path = row["path"]
-        url = row["url"]
-        state = row["state"]
-        bytes = row["bytes"]
-        sha256 = row["sha256"]
-        etag = row["etag"]
-        pinned = row["pinned"]
-        createdAt = Date(timeIntervalSince1970: row["created_at"])
-        accessedAt = Date(timeIntervalSince1970: row["accessed_at"])
-    }
-
-    init(
-        key: String, path: String, url: String, state: String, bytes: Int64, sha256: String?, etag: String?,
-        pinned: Bool, createdAt: Date, accessedAt: Date
-    ) {
-        self.key = key
-        self.path = path
-        self.url = url
-        self.state = state
-        self.bytes = bytes
-        self.sha256 = sha256
-        self.etag = etag
-        self.pinned = pinned
-        self.createdAt = createdAt
-        self.accessedAt = accessedAt
-    }
-
-    static let complete = "complete"
-    static let partial = "partial"
-}
-
 /// The SQL of the file cache's index; every statement is scoped to one owner.
 enum TransferIndex {
     static func row(owner: String, key: String, in db: Database) throws -> TransferRow? {
         try TransferRow.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM kernel_transfers WHERE owner = ? AND key = ?"), arguments: [owner, key])
+            db.cachedStatement(sql: "SELECT * FROM kernel_transfers WHERE owner = ? AND key = ?"),
+            arguments: [owner, key]
+        )
     }
 
     static func all(owner: String, state: String, in db: Database) throws -> [TransferRow] {
         try TransferRow.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM kernel_transfers WHERE owner = ? AND state = ? ORDER BY accessed_at, key"),
-            arguments: [owner, state])
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_transfers WHERE owner = ? AND state = ? ORDER BY accessed_at, key"
+            ),
+            arguments: [owner, state]
+        )
     }
 
     /// Unpinned complete files, least recently used first.
     static func evictable(owner: String, in db: Database) throws -> [TransferRow] {
         try TransferRow.fetchAll(
             db.cachedStatement(
-                sql: "SELECT * FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 0 ORDER BY accessed_at, key"),
-            arguments: [owner])
+                sql:
+                    "SELECT * FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 0 ORDER BY accessed_at, key"
+            ),
+            arguments: [owner]
+        )
     }
 
     static func save(_ row: TransferRow, owner: String, in db: Database) throws {
@@ -87,10 +49,15 @@ enum TransferIndex {
     }
 
     static func delete(owner: String, key: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM kernel_transfers WHERE owner = ? AND key = ?").execute(arguments: [owner, key])
+        try db.cachedStatement(sql: "DELETE FROM kernel_transfers WHERE owner = ? AND key = ?").execute(arguments: [
+            owner, key,
+        ])
     }
 
-    static func usage(owner: String, in db: Database) throws -> (files: Int, bytes: Int64, pinnedFiles: Int, pinnedBytes: Int64, partialBytes: Int64) {
+    static func usage(
+        owner: String,
+        in db: Database
+    ) throws -> (files: Int, bytes: Int64, pinnedFiles: Int, pinnedBytes: Int64, partialBytes: Int64) {
         let row = try Row.fetchOne(
             db,
             sql: """
@@ -102,7 +69,11 @@ enum TransferIndex {
                     COALESCE(SUM(CASE WHEN state = 'partial' THEN bytes END), 0) AS partial_bytes
                 FROM kernel_transfers WHERE owner = ?
                 """,
-            arguments: [owner])
-        return (row?["files"] ?? 0, row?["bytes"] ?? 0, row?["pinned_files"] ?? 0, row?["pinned_bytes"] ?? 0, row?["partial_bytes"] ?? 0)
+            arguments: [owner]
+        )
+        return (
+            row?["files"] ?? 0, row?["bytes"] ?? 0, row?["pinned_files"] ?? 0, row?["pinned_bytes"] ?? 0,
+            row?["partial_bytes"] ?? 0
+        )
     }
 }

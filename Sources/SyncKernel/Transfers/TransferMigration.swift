@@ -36,6 +36,7 @@ public enum TransferMigration {
                 );
                 CREATE INDEX IF NOT EXISTS kernel_transfers_lru
                     ON kernel_transfers(owner, state, pinned, accessed_at);
-                """)
+                """
+        )
     }
 }

@@ -41,6 +41,9 @@ public enum TransferPath {
 
     private static func refused(_ path: String, _ why: String) -> FerryError {
         let shown = String(path.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) }.prefix(120))
-        return FerryError(.file, "refused the file path '\(shown)': \(why); a remote-supplied name must be a plain relative path")
+        return FerryError(
+            .file,
+            "refused the file path '\(shown)': \(why); a remote-supplied name must be a plain relative path"
+        )
     }
 }

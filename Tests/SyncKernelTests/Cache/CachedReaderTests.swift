@@ -23,7 +23,8 @@ struct CachedReaderTests {
                     if let error = self.failure.withLock({ $0 }) { throw error }
                     self.value.withLock { $0 = ["fresh"] }
                 },
-                deliver: { answer in self.delivered.withLock { $0.append(answer) } })
+                deliver: { answer in self.delivered.withLock { $0.append(answer) } }
+            )
         }
     }
 

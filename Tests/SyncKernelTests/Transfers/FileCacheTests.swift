@@ -20,11 +20,19 @@ struct FileCacheTests {
             connectivity = ManualConnectivity()
             events = EventBus()
             cache = FileCache(
-                owner: "test.files", root: root, store: store, budget: budget, clock: clock, events: events,
-                connectivity: connectivity)
+                owner: "test.files",
+                root: root,
+                store: store,
+                budget: budget,
+                clock: clock,
+                events: events,
+                connectivity: connectivity
+            )
         }
 
-        func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path) }
+        func exists(_ relative: String) -> Bool {
+            FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path)
+        }
     }
 
     static func bytes(_ count: Int, seed: UInt8 = 7) -> Data {
@@ -38,12 +46,20 @@ struct FileCacheTests {
             server.put("a.bin", data)
             let progress = fixture.events.subscribe()
             let first = try await fixture.cache.fetch(
-                TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "dir/a.bin", sha256: SHA256Hasher.hex(data)))
+                TransferRequest(
+                    key: "a",
+                    url: "\(url)/files/a.bin",
+                    relativePath: "dir/a.bin",
+                    sha256: SHA256Hasher.hex(data)
+                )
+            )
             #expect(first.downloaded)
             #expect(try Data(contentsOf: first.url) == data)
             #expect(first.url.path.hasPrefix(fixture.root.path))
             #expect(!fixture.exists("dir/.a.bin.part"))
-            let second = try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "dir/a.bin"))
+            let second = try await fixture.cache.fetch(
+                TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "dir/a.bin")
+            )
             #expect(!second.downloaded)
             #expect(server.requestCount == 1)
             var last: (Int64, Int64?)?
@@ -63,7 +79,13 @@ struct FileCacheTests {
             server.put("a.bin", Self.bytes(1000))
             await #expect(throws: FerryError.self) {
                 try await fixture.cache.fetch(
-                    TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "a.bin", sha256: String(repeating: "0", count: 64)))
+                    TransferRequest(
+                        key: "a",
+                        url: "\(url)/files/a.bin",
+                        relativePath: "a.bin",
+                        sha256: String(repeating: "0", count: 64)
+                    )
+                )
             }
             #expect(!fixture.exists("a.bin"))
             #expect(!fixture.exists(".a.bin.part"))
@@ -76,7 +98,9 @@ struct FileCacheTests {
             let fixture = try Fixture()
             server.put("a.bin", Self.bytes(1000))
             let error = await #expect(throws: FerryError.self) {
-                try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "a.bin", expectedBytes: 1001))
+                try await fixture.cache.fetch(
+                    TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "a.bin", expectedBytes: 1001)
+                )
             }
             #expect(error?.code == .file)
             #expect(!fixture.exists("a.bin"))
@@ -89,7 +113,12 @@ struct FileCacheTests {
             let data = Self.bytes(500_000)
             server.put("big.bin", data)
             server.cut("big.bin", after: 200_000)
-            let request = TransferRequest(key: "big", url: "\(url)/files/big.bin", relativePath: "big.bin", sha256: SHA256Hasher.hex(data))
+            let request = TransferRequest(
+                key: "big",
+                url: "\(url)/files/big.bin",
+                relativePath: "big.bin",
+                sha256: SHA256Hasher.hex(data)
+            )
             await #expect(throws: TransportFailure.self) { try await fixture.cache.fetch(request) }
             #expect(!fixture.exists("big.bin"))
             #expect(fixture.exists(".big.bin.part"))
@@ -109,14 +138,22 @@ struct FileCacheTests {
             server.put("a.bin", Self.bytes(10))
             fixture.connectivity.set(ConnectivityState(reachable: true, interface: .cellular, metered: true))
             let error = await #expect(throws: FerryError.self) {
-                try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin", requirement: .unmetered))
+                try await fixture.cache.fetch(
+                    TransferRequest(key: "a", url: "\(url)/files/a.bin", requirement: .unmetered)
+                )
             }
             #expect(error?.code == .requiresConnection)
             fixture.connectivity.set(.offline)
-            await #expect(throws: FerryError.self) { try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin")) }
+            await #expect(throws: FerryError.self) {
+                try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin"))
+            }
             #expect(server.requestCount == 0)
             fixture.connectivity.set(.online)
-            #expect(try await fixture.cache.fetch(TransferRequest(key: "a", url: "\(url)/files/a.bin", requirement: .unmetered)).downloaded)
+            #expect(
+                try await fixture.cache.fetch(
+                    TransferRequest(key: "a", url: "\(url)/files/a.bin", requirement: .unmetered)
+                ).downloaded
+            )
         }
     }
 
@@ -126,7 +163,9 @@ struct FileCacheTests {
             for name in ["a", "b", "c", "d"] { server.put(name, Self.bytes(1000, seed: UInt8(name.utf8.first!))) }
             func fetch(_ name: String, pinned: Bool = false) async throws -> CachedFile {
                 fixture.clock.advance(by: 60)
-                return try await fixture.cache.fetch(TransferRequest(key: name, url: "\(url)/files/\(name)", pinned: pinned))
+                return try await fixture.cache.fetch(
+                    TransferRequest(key: name, url: "\(url)/files/\(name)", pinned: pinned)
+                )
             }
             _ = try await fetch("a", pinned: true)
             _ = try await fetch("b")
@@ -193,7 +232,9 @@ struct FileCacheTests {
         let fixture = try Fixture()
         for hostile in ["../escape", "a/../../b", "..", "a/./b", "a\\b", "a\u{0}b", "", "a//b"] {
             await #expect(throws: FerryError.self, "\(hostile)") {
-                try await fixture.cache.fetch(TransferRequest(key: "x", url: "http://127.0.0.1:9/x", relativePath: hostile))
+                try await fixture.cache.fetch(
+                    TransferRequest(key: "x", url: "http://127.0.0.1:9/x", relativePath: hostile)
+                )
             }
         }
         let rooted = try TransferPath.resolve("/etc/passwd", under: fixture.root)

@@ -32,9 +32,13 @@ final class FileServer: Sendable {
             router: server.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "file-server", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger(label: "file-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await app.run(); return nil }
+            group.addTask {
+                try await app.run()
+                return nil
+            }
             var iterator = ports.makeAsyncIterator()
             let port = await iterator.next() ?? 0
             let result = try await body(server, "http://127.0.0.1:\(port)")
@@ -72,7 +76,8 @@ final class FileServer: Sendable {
             }
             let bytes = slice
             return Response(
-                status: status, headers: fields,
+                status: status,
+                headers: fields,
                 body: ResponseBody(contentLength: bytes.count) { writer in
                     if let cut {
                         try await writer.write(ByteBuffer(bytes: bytes.prefix(cut)))
@@ -80,7 +85,8 @@ final class FileServer: Sendable {
                     }
                     try await writer.write(ByteBuffer(bytes: bytes))
                     try await writer.finish(nil)
-                })
+                }
+            )
         }
         return router
     }

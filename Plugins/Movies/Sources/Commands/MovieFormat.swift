@@ -30,13 +30,16 @@ enum MovieFormat {
         var lines: [(String, String)] = [
             ("id", movie.id), ("title", movie.label), ("status", status(movie.status)),
             ("my rating", movie.myRating.map { "\($0)/10" } ?? "-"), ("watched on", movie.dateWatched ?? "-"),
-            ("recommender", movie.recommender ?? "-"), ("genres", movie.genres.isEmpty ? "-" : movie.genres.joined(separator: ", ")),
+            ("recommender", movie.recommender ?? "-"),
+            ("genres", movie.genres.isEmpty ? "-" : movie.genres.joined(separator: ", ")),
             ("director", movie.director ?? "-"), ("tmdb id", movie.tmdbId.map(String.init) ?? "-"),
             ("imdb id", movie.imdbId ?? "-"), ("poster path", movie.posterPath ?? "-"),
         ]
         if let poster { lines.append(("poster file", poster)) }
         if movie.sync != .synced { lines.append(("sync", sync(movie.sync))) }
-        var text = lines.map { "\(($0.0 + ":").padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
+        var text = lines.map { "\(($0.0 + ":").padding(toLength: 13, withPad: " ", startingAt: 0)) \($0.1)" }.joined(
+            separator: "\n"
+        )
         if let overview = movie.overview, !overview.isEmpty { text += "\n\n" + overview }
         return text
     }

@@ -11,7 +11,8 @@ struct MoviesAddCommand: RuntimeCommand {
             --tmdb N adds the movie to the server now. --title "Heat" [--year 1995] stores it at once as a
             pending movie; when online, `ferry run` matches it on TMDB and adds it. Pending movies with no
             single best match are listed by `ferry movies pending` and settled with `ferry movies resolve`.
-            """)
+            """
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The movie's TMDB id (online).")
@@ -35,7 +36,8 @@ struct MoviesAddCommand: RuntimeCommand {
                 throw FerryError(
                     .requiresConnection,
                     "adding by TMDB id needs a connection and there is none; nothing was changed. Add it by title instead, which works offline: ferry movies add --title \"TITLE\" --year YYYY",
-                    underlying: error)
+                    underlying: error
+                )
             }
             if global.json { return try Output(json: true).printJSON(movie) }
             if let movie {
@@ -46,7 +48,9 @@ struct MoviesAddCommand: RuntimeCommand {
         case (nil, let title?):
             let pending = try await library.add(title: title, year: year, recommender: recommender)
             if global.json { return try Output(json: true).printJSON(pending) }
-            print("Added \"\(pending.title)\"\(year.map { " (\($0))" } ?? "") as \(pending.id), pending its TMDB match.")
+            print(
+                "Added \"\(pending.title)\"\(year.map { " (\($0))" } ?? "") as \(pending.id), pending its TMDB match."
+            )
             print("It is matched and added to the server when `ferry run` is online; `ferry movies pending` shows it.")
         case (nil, nil):
             throw FerryError(.usage, "give --tmdb N or --title \"Title\" (with --year YYYY when there are remakes)")

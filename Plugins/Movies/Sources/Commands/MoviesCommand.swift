@@ -3,6 +3,7 @@ import SyncKernel
 
 /// `ferry movies ...`: the movie list, read locally first, changed offline, matched on TMDB.
 public struct MoviesCommand: ParsableCommand {
+    /// The group's name, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "movies",
         abstract: "Your movie list: local first, works offline, matched on TMDB.",
@@ -14,7 +15,9 @@ public struct MoviesCommand: ParsableCommand {
             MoviesListCommand.self, MoviesShowCommand.self, MoviesAddCommand.self, MoviesUpdateCommand.self,
             MoviesRemoveCommand.self, MoviesPendingCommand.self, MoviesResolveCommand.self, MoviesPeopleCommand.self,
             PostersCommand.self,
-        ])
+        ]
+    )
 
+    /// Creates the command (ArgumentParser needs it).
     public init() {}
 }

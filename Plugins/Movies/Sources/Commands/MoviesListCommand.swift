@@ -7,12 +7,16 @@ struct MoviesListCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List your movies from the local cache, then refresh from the server.",
-        discussion: "Offline, the cached list is shown and the command says so; it never fails because the network is down.")
+        discussion:
+            "Offline, the cached list is shown and the command says so; it never fails because the network is down."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only movies with this status: want_to_watch, watching or watched.")
     var status: String?
-    @Option(help: "How to read: cache_only, cache_first, cache_then_network (default from config.yaml) or network_only.")
+    @Option(
+        help: "How to read: cache_only, cache_first, cache_then_network (default from config.yaml) or network_only."
+    )
     var policy: String?
 
     /// What `--json` prints.
@@ -25,11 +29,17 @@ struct MoviesListCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         if let status, !MoviePatch.statuses.contains(status) {
-            throw FerryError(.usage, "--status '\(status)' is not a status; use one of \(MoviePatch.statuses.joined(separator: ", "))")
+            throw FerryError(
+                .usage,
+                "--status '\(status)' is not a status; use one of \(MoviePatch.statuses.joined(separator: ", "))"
+            )
         }
         let chosen = try policy.map { value -> CachePolicy in
             guard let parsed = CachePolicy(rawValue: value) else {
-                throw FerryError(.usage, "--policy '\(value)' is not a cache policy; use one of \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw FerryError(
+                    .usage,
+                    "--policy '\(value)' is not a cache policy; use one of \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             return parsed
         }
@@ -50,9 +60,17 @@ struct MoviesListCommand: RuntimeCommand {
         if json {
             if let result {
                 try Output(json: true).printJSON(
-                    Listing(movies: result.value, origin: result.origin, hasPendingWrites: result.hasPendingWrites, offline: result.offline))
+                    Listing(
+                        movies: result.value,
+                        origin: result.origin,
+                        hasPendingWrites: result.hasPendingWrites,
+                        offline: result.offline
+                    )
+                )
             } else {
-                try Output(json: true).printJSON(Listing(movies: [], origin: .cache, hasPendingWrites: false, offline: "nothing cached yet"))
+                try Output(json: true).printJSON(
+                    Listing(movies: [], origin: .cache, hasPendingWrites: false, offline: "nothing cached yet")
+                )
             }
             return
         }
@@ -71,40 +89,5 @@ struct MoviesListCommand: RuntimeCommand {
         } else {
             Output(json: false).table(MovieFormat.header, movies.map(MovieFormat.row))
         }
-    }
-}
-
-/// The list last printed, shared with the delivery callback.
-final class ShownList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Movie]?
-    var value: [Movie]? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
-/// What a refresh changed in the list.
-struct ListChange {
-    var added: [Movie] = []
-    var removed: [Movie] = []
-    var changed: [Movie] = []
-
-    init(before: [Movie], after: [Movie]) {
-        let old = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let new = Dictionary(after.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        added = after.filter { old[$0.id] == nil }
-        removed = before.filter { new[$0.id] == nil }
-        changed = after.filter { movie in old[movie.id].map { $0 != movie } ?? false }
-    }
-
-    var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
-
-    var summary: String {
-        var parts: [String] = []
-        if !added.isEmpty { parts.append("\(added.count) new (\(added.map(\.title).joined(separator: ", ")))") }
-        if !changed.isEmpty { parts.append("\(changed.count) changed (\(changed.map(\.title).joined(separator: ", ")))") }
-        if !removed.isEmpty { parts.append("\(removed.count) removed (\(removed.map(\.title).joined(separator: ", ")))") }
-        return parts.joined(separator: "; ")
     }
 }

@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry movies pending`: movies added offline, with why each is still pending.
 struct MoviesPendingCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pending", abstract: "List movies added offline that wait for their TMDB match, with candidates.")
+        commandName: "pending",
+        abstract: "List movies added offline that wait for their TMDB match, with candidates."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,11 +23,15 @@ struct MoviesPendingCommand: RuntimeCommand {
             print("\(movie.id)  \"\(title)\"\(movie.recommender.map { " from \($0)" } ?? "")")
             switch movie.state {
             case .waiting:
-                print("  waiting: \(movie.tmdbId.map { "will be added as TMDB \($0)" } ?? "will be matched on TMDB") when `ferry run` is online")
+                print(
+                    "  waiting: \(movie.tmdbId.map { "will be added as TMDB \($0)" } ?? "will be matched on TMDB") when `ferry run` is online"
+                )
             case .needsChoice:
                 print("  needs a choice: \(movie.reason ?? "no single best match")")
                 for candidate in movie.candidates {
-                    print("    tmdb \(String(candidate.tmdbId).padding(toLength: 8, withPad: " ", startingAt: 0)) \(candidate.year.map { "\(candidate.title) (\($0))" } ?? candidate.title)")
+                    print(
+                        "    tmdb \(String(candidate.tmdbId).padding(toLength: 8, withPad: " ", startingAt: 0)) \(candidate.year.map { "\(candidate.title) (\($0))" } ?? candidate.title)"
+                    )
                 }
                 if let first = movie.candidates.first {
                     print("  settle it with: ferry movies resolve \(movie.id) --tmdb \(first.tmdbId)")

@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry movies people`: who recommended what, from the local list.
 struct MoviesPeopleCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "people", abstract: "List the people who recommended your movies (from the local list).")
+        commandName: "people",
+        abstract: "List the people who recommended your movies (from the local list)."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -20,6 +22,9 @@ struct MoviesPeopleCommand: RuntimeCommand {
         let titles = Dictionary(try await library.movies().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         Output(json: false).table(
             ["ID", "NAME", "MOVIES", "TITLES"],
-            people.map { [$0.id, $0.name, String($0.movieCount), $0.movieIds.compactMap { titles[$0] }.joined(separator: ", ")] })
+            people.map {
+                [$0.id, $0.name, String($0.movieCount), $0.movieIds.compactMap { titles[$0] }.joined(separator: ", ")]
+            }
+        )
     }
 }

@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry movies remove ID`: removed locally at once, the removal queued.
 struct MoviesRemoveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove a movie from your list (works offline).")
+        commandName: "remove",
+        abstract: "Remove a movie from your list (works offline)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The movie's id.")
@@ -23,6 +25,8 @@ struct MoviesRemoveCommand: RuntimeCommand {
         }
         try await library.remove(id)
         if global.json { return try Output(json: true).printJSON(["removed": movie.id]) }
-        print("Removed \(movie.label)\(PendingMovies.isLocal(movie.id) ? "" : "; the removal is queued and `ferry run` sends it").")
+        print(
+            "Removed \(movie.label)\(PendingMovies.isLocal(movie.id) ? "" : "; the removal is queued and `ferry run` sends it")."
+        )
     }
 }

@@ -6,7 +6,8 @@ import SyncKernel
 struct MoviesResolveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
-        abstract: "Choose the TMDB movie a pending movie is; it is added on the next sync.")
+        abstract: "Choose the TMDB movie a pending movie is; it is added on the next sync."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The pending movie's local id (from `ferry movies pending`).")
@@ -17,9 +18,10 @@ struct MoviesResolveCommand: RuntimeCommand {
     func run(in runtime: FerryRuntime) async throws {
         let pending = try await MoviesLibrary(runtime: runtime).resolve(id, tmdbID: tmdb)
         if global.json { return try Output(json: true).printJSON(pending) }
-        let chosen = pending.candidates.first { $0.tmdbId == tmdb }.map { candidate in
-            " (" + (candidate.year.map { "\(candidate.title), \($0)" } ?? candidate.title) + ")"
-        } ?? ""
+        let chosen =
+            pending.candidates.first { $0.tmdbId == tmdb }.map { candidate in
+                " (" + (candidate.year.map { "\(candidate.title), \($0)" } ?? candidate.title) + ")"
+            } ?? ""
         print("\(id) will be added as TMDB \(tmdb)\(chosen) when `ferry run` is online; changes made to it follow it.")
     }
 }

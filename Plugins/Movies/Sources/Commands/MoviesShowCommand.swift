@@ -6,7 +6,9 @@ import SyncKernel
 struct MoviesShowCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one movie: genres, director, overview, IMDb id, poster, status, rating, date watched, recommender.")
+        abstract:
+            "Show one movie: genres, director, overview, IMDb id, poster, status, rating, date watched, recommender."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The movie's id (from `ferry movies list`), or a local id of a movie added offline.")

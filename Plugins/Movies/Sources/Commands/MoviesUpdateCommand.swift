@@ -7,7 +7,8 @@ struct MoviesUpdateCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change a movie's status, rating, date watched or recommender (works offline).",
-        discussion: "The change is made locally at once and queued; several changes before a sync go out as one.")
+        discussion: "The change is made locally at once and queued; several changes before a sync go out as one."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The movie's id (a local id of a movie added offline works too).")
@@ -32,8 +33,15 @@ struct MoviesUpdateCommand: RuntimeCommand {
         let result = try await library.update(
             id,
             MovieChanges(
-                status: status, rating: rating, watchedOn: watchedOn, recommender: recommender, clearRating: clearRating,
-                clearWatchedOn: clearWatchedOn, clearRecommender: clearRecommender))
+                status: status,
+                rating: rating,
+                watchedOn: watchedOn,
+                recommender: recommender,
+                clearRating: clearRating,
+                clearWatchedOn: clearWatchedOn,
+                clearRecommender: clearRecommender
+            )
+        )
         let movie = try await library.movie(id)
         if global.json { return try Output(json: true).printJSON(movie) }
         let how: String

@@ -7,13 +7,16 @@ struct PostersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "posters",
         abstract: "The poster cache: fetch posters for offline use, show its usage, clear it.",
-        subcommands: [PostersFetchCommand.self, PostersUsageCommand.self, PostersClearCommand.self])
+        subcommands: [PostersFetchCommand.self, PostersUsageCommand.self, PostersClearCommand.self]
+    )
 }
 
 /// `ferry movies posters fetch [ID...]`.
 struct PostersFetchCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fetch", abstract: "Download the posters of your movies (or of the given ids) that are not cached yet.")
+        commandName: "fetch",
+        abstract: "Download the posters of your movies (or of the given ids) that are not cached yet."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Movie ids; all movies when left out.")
@@ -34,7 +37,10 @@ struct PostersFetchCommand: RuntimeCommand {
             let wanted = Set(ids)
             let unknown = wanted.subtracting(movies.map(\.id))
             guard unknown.isEmpty else {
-                throw FerryError(.notFound, "no movie \(unknown.sorted().joined(separator: ", ")) in the local list; `ferry movies list` shows the ids")
+                throw FerryError(
+                    .notFound,
+                    "no movie \(unknown.sorted().joined(separator: ", ")) in the local list; `ferry movies list` shows the ids"
+                )
             }
             movies = movies.filter { wanted.contains($0.id) }
         }
@@ -48,7 +54,11 @@ struct PostersFetchCommand: RuntimeCommand {
                 let failure = FailureClass.classify(error, now: runtime.clock.now())
                 if case .offline(let reason) = failure {
                     runtime.logger.debug("posters: offline (\(reason))")
-                    if !global.json { Output.warn("offline: \((error as? FerryError)?.message ?? reason); cached posters stay available") }
+                    if !global.json {
+                        Output.warn(
+                            "offline: \((error as? FerryError)?.message ?? reason); cached posters stay available"
+                        )
+                    }
                     report.offline = reason
                     break
                 }
@@ -58,15 +68,22 @@ struct PostersFetchCommand: RuntimeCommand {
         }
         if global.json { return try Output(json: true).printJSON(report) }
         let usage = try await posters.files.usage()
-        print("posters: \(report.downloaded) downloaded, \(report.cached) already cached\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed")")
+        print(
+            "posters: \(report.downloaded) downloaded, \(report.cached) already cached\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed")"
+        )
         for (id, reason) in report.failed.sorted(by: { $0.key < $1.key }) { print("  \(id): \(reason)") }
-        print("cache: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")")
+        print(
+            "cache: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")"
+        )
     }
 }
 
 /// `ferry movies posters usage`.
 struct PostersUsageCommand: RuntimeCommand {
-    static let configuration = CommandConfiguration(commandName: "usage", abstract: "Show how much room cached posters take.")
+    static let configuration = CommandConfiguration(
+        commandName: "usage",
+        abstract: "Show how much room cached posters take."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -75,9 +92,15 @@ struct PostersUsageCommand: RuntimeCommand {
         try await posters.files.expire()
         let usage = try await posters.files.usage()
         if global.json { return try Output(json: true).printJSON(usage) }
-        print("posters: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")")
-        if let age = usage.maxAgeSeconds { print("kept for \(Int(age / 86_400)) days after download; least recently used go first when full") }
-        if usage.partialBytes > 0 { print("interrupted downloads: \(ByteCount(usage.partialBytes)) (resumed on the next fetch)") }
+        print(
+            "posters: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")"
+        )
+        if let age = usage.maxAgeSeconds {
+            print("kept for \(Int(age / 86_400)) days after download; least recently used go first when full")
+        }
+        if usage.partialBytes > 0 {
+            print("interrupted downloads: \(ByteCount(usage.partialBytes)) (resumed on the next fetch)")
+        }
         print("folder: \(posters.files.root.path)")
     }
 }

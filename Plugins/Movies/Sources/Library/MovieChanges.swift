@@ -9,15 +9,24 @@ public struct MovieChanges: Sendable, Equatable {
     public var rating: Int?
     /// `YYYY-MM-DD`.
     public var watchedOn: String?
+    /// Who recommended it.
     public var recommender: String?
+    /// Removes the rating.
     public var clearRating = false
+    /// Removes the date watched.
     public var clearWatchedOn = false
+    /// Removes the recommender.
     public var clearRecommender = false
 
     /// Creates a change; every field is optional.
     public init(
-        status: String? = nil, rating: Int? = nil, watchedOn: String? = nil, recommender: String? = nil,
-        clearRating: Bool = false, clearWatchedOn: Bool = false, clearRecommender: Bool = false
+        status: String? = nil,
+        rating: Int? = nil,
+        watchedOn: String? = nil,
+        recommender: String? = nil,
+        clearRating: Bool = false,
+        clearWatchedOn: Bool = false,
+        clearRecommender: Bool = false
     ) {
         self.status = status
         self.rating = rating
@@ -32,19 +41,30 @@ public struct MovieChanges: Sendable, Equatable {
     func patch() throws -> MoviePatch {
         var patch = MoviePatch()
         if let status {
-            let normalized = status.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+            let normalized = status.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(
+                of: " ",
+                with: "_"
+            )
             guard MoviePatch.statuses.contains(normalized) else {
-                throw FerryError(.usage, "--status '\(status)' is not a status; use one of \(MoviePatch.statuses.joined(separator: ", "))")
+                throw FerryError(
+                    .usage,
+                    "--status '\(status)' is not a status; use one of \(MoviePatch.statuses.joined(separator: ", "))"
+                )
             }
             patch.changes["status"] = .text(normalized)
         }
         if let rating {
-            guard (1...10).contains(rating) else { throw FerryError(.usage, "--rating \(rating) is out of range; give a whole number from 1 to 10") }
+            guard (1...10).contains(rating) else {
+                throw FerryError(.usage, "--rating \(rating) is out of range; give a whole number from 1 to 10")
+            }
             patch.changes["my_rating"] = .number(rating)
         }
         if let watchedOn {
             guard Self.isDate(watchedOn) else {
-                throw FerryError(.usage, "--watched-on '\(watchedOn)' is not a date; write it as YYYY-MM-DD, e.g. 2026-11-21")
+                throw FerryError(
+                    .usage,
+                    "--watched-on '\(watchedOn)' is not a date; write it as YYYY-MM-DD, e.g. 2026-11-21"
+                )
             }
             patch.changes["date_watched"] = .text(watchedOn)
         }
@@ -63,7 +83,10 @@ public struct MovieChanges: Sendable, Equatable {
             patch.changes[field] = .clear
         }
         guard !patch.isEmpty else {
-            throw FerryError(.usage, "nothing to change; give --status, --rating, --watched-on or --recommender (or a --clear-... flag)")
+            throw FerryError(
+                .usage,
+                "nothing to change; give --status, --rating, --watched-on or --recommender (or a --clear-... flag)"
+            )
         }
         return patch
     }
@@ -78,7 +101,8 @@ public struct MovieChanges: Sendable, Equatable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let components = DateComponents(year: year, month: month)
-        guard let date = calendar.date(from: components), let days = calendar.range(of: .day, in: .month, for: date) else { return false }
+        guard let date = calendar.date(from: components), let days = calendar.range(of: .day, in: .month, for: date)
+        else { return false }
         return days.contains(day)
     }
 }

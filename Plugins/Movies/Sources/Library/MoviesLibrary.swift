@@ -50,7 +50,8 @@ public struct MoviesLibrary: Sendable {
             cache: { try await hasCache() ? try await movies(status: status) : nil },
             pending: { try await movies(status: status).contains { $0.hasPendingWrites } },
             refresh: { _ = try await refresh() },
-            deliver: deliver)
+            deliver: deliver
+        )
     }
 
     /// One movie by its server id or local id (a local id that has since been matched is
@@ -92,7 +93,8 @@ public struct MoviesLibrary: Sendable {
             throw FerryError(.plugin, "the movies plugin has no transport")
         }
         return try await plugin.pull(
-            PullContext(plugin: name, transport: transport, store: store, clock: runtime.clock, logger: runtime.logger))
+            PullContext(plugin: name, transport: transport, store: store, clock: runtime.clock, logger: runtime.logger)
+        )
     }
 
     // MARK: Writes
@@ -100,32 +102,56 @@ public struct MoviesLibrary: Sendable {
     /// Adds a movie by TMDB id. Online only by default: it reaches the server now, or fails
     /// with `requires_connection` and changes nothing (add by title works offline).
     public func add(tmdbID: Int, recommender: String?) async throws -> Movie? {
-        guard tmdbID > 0 else { throw FerryError(.usage, "--tmdb \(tmdbID) is not a TMDB id; give the positive number from the movie's TMDB page") }
+        guard tmdbID > 0 else {
+            throw FerryError(
+                .usage,
+                "--tmdb \(tmdbID) is not a TMDB id; give the positive number from the movie's TMDB page"
+            )
+        }
         let recommender = try Self.checkedRecommender(recommender)
         if let existing = try await store.read({ db in try MovieRows.id(tmdbID: tmdbID, in: db) }) {
-            throw FerryError(.conflict, "TMDB \(tmdbID) is already in the list as \(existing); change it with `ferry movies update \(existing)`")
+            throw FerryError(
+                .conflict,
+                "TMDB \(tmdbID) is already in the list as \(existing); change it with `ferry movies update \(existing)`"
+            )
         }
         let payload = MoviesPlugin.AddPayload(tmdbId: tmdbID, title: nil, year: nil, recommender: recommender)
         let operation = try NewOperation(plugin: name, kind: "add", entity: "tmdb-\(tmdbID)", payload: payload)
         _ = try await runtime.submit(operation)
-        return try await store.read { db in try MovieRows.id(tmdbID: tmdbID, in: db).flatMap { try MovieRows.movie($0, in: db) } }
+        return try await store.read { db in
+            try MovieRows.id(tmdbID: tmdbID, in: db).flatMap { try MovieRows.movie($0, in: db) }
+        }
     }
 
     /// Adds a movie by title, at once and offline: a pending movie with a local id, matched
     /// on TMDB and added to the server when the runner is online.
     public func add(title: String, year: Int?, recommender: String?) async throws -> PendingMovie {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 300 else { throw FerryError(.usage, "--title must be 1 to 300 characters") }
+        guard !trimmed.isEmpty, trimmed.count <= 300 else {
+            throw FerryError(.usage, "--title must be 1 to 300 characters")
+        }
         if let year, !(1870...2100).contains(year) {
             throw FerryError(.usage, "--year \(year) is not a release year; give four digits such as 1995")
         }
         let recommender = try Self.checkedRecommender(recommender)
         let pending = PendingMovie(
-            id: PendingMovies.prefix + UUID().uuidString.lowercased().prefix(12), title: trimmed, year: year,
-            recommender: recommender, tmdbId: nil, status: "want_to_watch", myRating: nil, dateWatched: nil, state: .waiting,
-            reason: nil, candidates: [], createdAt: runtime.clock.now())
+            id: PendingMovies.prefix + UUID().uuidString.lowercased().prefix(12),
+            title: trimmed,
+            year: year,
+            recommender: recommender,
+            tmdbId: nil,
+            status: "want_to_watch",
+            myRating: nil,
+            dateWatched: nil,
+            state: .waiting,
+            reason: nil,
+            candidates: [],
+            createdAt: runtime.clock.now()
+        )
         let payload = MoviesPlugin.AddPayload(tmdbId: nil, title: trimmed, year: year, recommender: recommender)
-        try await runtime.commit([try NewOperation(plugin: name, kind: "add_title", entity: pending.id, payload: payload)]) { db in
+        try await runtime.commit([
+            try NewOperation(plugin: name, kind: "add_title", entity: pending.id, payload: payload)
+        ]) { db in
             try PendingMovies.insert(pending, in: db)
         }
         return pending
@@ -138,7 +164,13 @@ public struct MoviesLibrary: Sendable {
         if patch.changes["status"] == .clear { throw FerryError(.usage, "status cannot be cleared") }
         let target = try await existing(id)
         let base = try await store.read { db in try MovieRows.serverJSON(target, in: db) }
-        let operation = NewOperation(plugin: name, kind: "update", entity: target, payloadJSON: try patch.payload(), base: base)
+        let operation = NewOperation(
+            plugin: name,
+            kind: "update",
+            entity: target,
+            payloadJSON: try patch.payload(),
+            base: base
+        )
         return try await runtime.commit([operation]) { db in
             if PendingMovies.isLocal(target) {
                 try PendingMovies.apply(patch, to: target, in: db)
@@ -154,38 +186,60 @@ public struct MoviesLibrary: Sendable {
         let target = try await existing(id)
         if PendingMovies.isLocal(target) {
             try await store.write { db in
-                let inFlight = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state = 'in_flight'",
-                    arguments: [target]) ?? 0
+                let inFlight =
+                    try Int.fetchOne(
+                        db,
+                        sql:
+                            "SELECT COUNT(*) FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state = 'in_flight'",
+                        arguments: [target]
+                    ) ?? 0
                 guard inFlight == 0 else {
                     throw FerryError(.usage, "\(target) is being added to the server right now; try again in a moment")
                 }
-                try db.execute(sql: "DELETE FROM kernel_operations WHERE plugin = 'movies' AND entity = ?", arguments: [target])
+                try db.execute(
+                    sql: "DELETE FROM kernel_operations WHERE plugin = 'movies' AND entity = ?",
+                    arguments: [target]
+                )
                 try PendingMovies.delete(target, in: db)
             }
             return
         }
         let base = try await store.read { db in try MovieRows.serverJSON(target, in: db) }
-        let operation = NewOperation(plugin: name, kind: "remove", entity: target, payloadJSON: Data("{}".utf8), base: base)
+        let operation = NewOperation(
+            plugin: name,
+            kind: "remove",
+            entity: target,
+            payloadJSON: Data("{}".utf8),
+            base: base
+        )
         try await runtime.commit([operation]) { db in try MovieRows.markRemoved(target, in: db) }
     }
 
     /// Settles a pending movie by hand: it will be added as TMDB `tmdbID` on the next sync.
     public func resolve(_ id: String, tmdbID: Int) async throws -> PendingMovie {
         guard tmdbID > 0 else { throw FerryError(.usage, "--tmdb \(tmdbID) is not a TMDB id") }
-        guard PendingMovies.isLocal(id), let pending = try await store.read({ db in try PendingMovies.get(id, in: db) }) else {
+        guard PendingMovies.isLocal(id), let pending = try await store.read({ db in try PendingMovies.get(id, in: db) })
+        else {
             throw FerryError(.notFound, "no pending movie \(id); `ferry movies pending` lists them")
         }
         let operation = try await store.write { db -> QueuedOperation? in
             try PendingMovies.choose(tmdbID, for: id, in: db)
             return try QueuedOperation.fetchOne(
-                db, sql: "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND kind = 'add_title' ORDER BY seq LIMIT 1",
-                arguments: [id])
+                db,
+                sql:
+                    "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND kind = 'add_title' ORDER BY seq LIMIT 1",
+                arguments: [id]
+            )
         }
         if let operation {
             try await runtime.retry(operation)
         } else {
-            let payload = MoviesPlugin.AddPayload(tmdbId: tmdbID, title: pending.title, year: pending.year, recommender: pending.recommender)
+            let payload = MoviesPlugin.AddPayload(
+                tmdbId: tmdbID,
+                title: pending.title,
+                year: pending.year,
+                recommender: pending.recommender
+            )
             try await runtime.commit([try NewOperation(plugin: name, kind: "add_title", entity: id, payload: payload)])
         }
         return try await store.read { db in try PendingMovies.get(id, in: db) } ?? pending
@@ -214,7 +268,9 @@ public struct MoviesLibrary: Sendable {
     static func checkedRecommender(_ name: String?) throws -> String? {
         guard let name else { return nil }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw FerryError(.usage, "--recommender must be a name of 1 to 100 characters") }
+        guard !trimmed.isEmpty, trimmed.count <= 100 else {
+            throw FerryError(.usage, "--recommender must be a name of 1 to 100 characters")
+        }
         return trimmed
     }
 }

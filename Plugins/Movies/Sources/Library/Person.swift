@@ -4,9 +4,13 @@ import Foundation
 /// added offline and changes not yet sent). Ids follow the server's rule: the name
 /// lower-cased, other characters turned into `-`.
 public struct Person: Codable, Sendable, Equatable {
+    /// The id: the name lower-cased, other characters turned into `-`.
     public var id: String
+    /// The name as written on the movies.
     public var name: String
+    /// The movies they recommended.
     public var movieIds: [String]
+    /// How many.
     public var movieCount: Int
 
     /// Groups `movies` by recommender, most recommendations first, then by name.

@@ -26,9 +26,14 @@ public struct PosterCache: Sendable {
         self.settings = settings
         self.baseURL = baseURL
         self.files = FileCache(
-            owner: "movies.posters", root: folder, store: store,
+            owner: "movies.posters",
+            root: folder,
+            store: store,
             budget: TransferBudget(maxBytes: settings.posters.maxSize.bytes, maxAge: settings.posters.maxAge.value),
-            clock: clock, events: events, connectivity: connectivity)
+            clock: clock,
+            events: events,
+            connectivity: connectivity
+        )
     }
 
     /// The cache key of a poster path at the configured size (`w342/ferry-poster-949.png`).
@@ -47,7 +52,13 @@ public struct PosterCache: Sendable {
         guard let path = movie.posterPath, !path.isEmpty else { return nil }
         let key = key(for: path)
         return try await files.fetch(
-            TransferRequest(key: key, url: try await url(for: path), relativePath: key, requirement: settings.posters.requires))
+            TransferRequest(
+                key: key,
+                url: try await url(for: path),
+                relativePath: key,
+                requirement: settings.posters.requires
+            )
+        )
     }
 
     /// The absolute URL of a poster: `<image_base>/t/p/<size><poster_path>`.

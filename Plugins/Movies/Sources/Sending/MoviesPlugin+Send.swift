@@ -22,8 +22,13 @@ extension MoviesPlugin {
         let patch = try MoviePatch(payload: operation.payload)
         let response = try await context.transport.send(
             HTTPRequest(
-                "PATCH", "/v1/movies/\(id)", headers: [("Content-Type", "application/json")] + precondition(operation),
-                body: try patch.requestBody(), idempotencyKey: operation.id.uuidString.lowercased()))
+                "PATCH",
+                "/v1/movies/\(id)",
+                headers: [("Content-Type", "application/json")] + precondition(operation),
+                body: try patch.requestBody(),
+                idempotencyKey: operation.id.uuidString.lowercased()
+            )
+        )
         return try storing(response.body, clock: context.clock)
     }
 
@@ -31,7 +36,13 @@ extension MoviesPlugin {
         let id = try serverID(operation)
         do {
             _ = try await context.transport.send(
-                HTTPRequest("DELETE", "/v1/movies/\(id)", headers: precondition(operation), idempotencyKey: operation.id.uuidString.lowercased()))
+                HTTPRequest(
+                    "DELETE",
+                    "/v1/movies/\(id)",
+                    headers: precondition(operation),
+                    idempotencyKey: operation.id.uuidString.lowercased()
+                )
+            )
         } catch let failure as RemoteFailure where failure.status == 404 {
             context.logger.debug("movies: \(id) was already gone from the server")
         }
@@ -42,7 +53,13 @@ extension MoviesPlugin {
     func sendAdd(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         guard let tmdbID = payload.tmdbId else { throw FerryError(.plugin, "a movies add operation has no tmdb_id") }
-        return try await addToServer(tmdbID: tmdbID, recommender: payload.recommender, imdbID: nil, operation: operation, context: context)
+        return try await addToServer(
+            tmdbID: tmdbID,
+            recommender: payload.recommender,
+            imdbID: nil,
+            operation: operation,
+            context: context
+        )
     }
 
     /// `add_title`: match the title on TMDB (unless a TMDB id was chosen by hand), then add
@@ -57,7 +74,10 @@ extension MoviesPlugin {
             tmdbID = known
         } else {
             let title = payload.title ?? ""
-            switch try await Enricher(tmdb: tmdb, matcher: TitleMatcher(ties: settings.matchTies)).match(title: title, year: payload.year) {
+            switch try await Enricher(tmdb: tmdb, matcher: TitleMatcher(ties: settings.matchTies)).match(
+                title: title,
+                year: payload.year
+            ) {
             case .match(let result):
                 tmdbID = result.id
             case .pending(let reason, let candidates):
@@ -72,18 +92,33 @@ extension MoviesPlugin {
         }
         let details = try await tmdb.details(tmdbID)
         return try await addToServer(
-            tmdbID: tmdbID, recommender: payload.recommender, imdbID: details.imdb, operation: operation, context: context)
+            tmdbID: tmdbID,
+            recommender: payload.recommender,
+            imdbID: details.imdb,
+            operation: operation,
+            context: context
+        )
     }
 
     /// `POST /v1/movies`; on `409 movie_already_in_list` the existing entry is adopted.
     /// The server's entry replaces the pending row; its id becomes the movie's id.
     private func addToServer(
-        tmdbID: Int, recommender: String?, imdbID: String?, operation: QueuedOperation, context: SendContext
+        tmdbID: Int,
+        recommender: String?,
+        imdbID: String?,
+        operation: QueuedOperation,
+        context: SendContext
     ) async throws -> SendOutcome {
         let body: Data
         do {
             let response = try await context.transport.send(
-                try .json("POST", "/v1/movies", body: AddBody(tmdbId: tmdbID, recommender: recommender), idempotencyKey: operation.id.uuidString.lowercased()))
+                try .json(
+                    "POST",
+                    "/v1/movies",
+                    body: AddBody(tmdbId: tmdbID, recommender: recommender),
+                    idempotencyKey: operation.id.uuidString.lowercased()
+                )
+            )
             body = response.body
         } catch let failure as RemoteFailure where failure.status == 409 {
             guard let current = failure.currentEntity else { throw failure }
@@ -109,14 +144,18 @@ extension MoviesPlugin {
     /// The server id an update or remove goes to; a local id means the movie never reached the server.
     private func serverID(_ operation: QueuedOperation) throws -> String {
         guard !PendingMovies.isLocal(operation.entity) else {
-            throw FerryError(.rejected, "\(operation.entity) was never added to the server (its add was discarded); remove it with `ferry movies remove \(operation.entity)`")
+            throw FerryError(
+                .rejected,
+                "\(operation.entity) was never added to the server (its add was discarded); remove it with `ferry movies remove \(operation.entity)`"
+            )
         }
         return operation.entity
     }
 
     /// `If-Match` with the version the change was made against, unless a conflict was resolved for this write.
     private func precondition(_ operation: QueuedOperation) -> [(String, String)] {
-        guard !operation.force, let base = operation.base, let movie = try? ServerMovie.decode(base), let version = movie.version
+        guard !operation.force, let base = operation.base, let movie = try? ServerMovie.decode(base),
+            let version = movie.version
         else { return [] }
         return [("If-Match", "\"\(version)\"")]
     }

@@ -59,11 +59,13 @@ struct MoviesPull: Sendable {
             let page = try await fetch(since: cursor)
             let now = context.clock.now()
             let context = self.context
-            summary = summary + (try await context.store.write { db in
-                let applied = try Self.apply(page.changes, now: now, in: db)
-                try context.saveCursor(page.cursor, in: db)
-                return applied
-            })
+            summary =
+                summary
+                + (try await context.store.write { db in
+                    let applied = try Self.apply(page.changes, now: now, in: db)
+                    try context.saveCursor(page.cursor, in: db)
+                    return applied
+                })
             guard page.hasMore, page.cursor != cursor else { break }
             cursor = page.cursor
         }
@@ -131,4 +133,3 @@ struct MoviesPull: Sendable {
         return summary
     }
 }
-

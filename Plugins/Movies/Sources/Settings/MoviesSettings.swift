@@ -36,7 +36,9 @@ public struct MoviesSettings: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case cachePolicy = "cache_policy", matchTies = "match_ties", tmdb, posters
+        case cachePolicy = "cache_policy"
+        case matchTies = "match_ties"
+        case tmdb, posters
     }
 
     public init(from decoder: any Decoder) throws {

@@ -23,7 +23,10 @@ public struct PosterSettings: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case size, maxAge = "max_age", maxSize = "max_size", requires
+        case size
+        case maxAge = "max_age"
+        case maxSize = "max_size"
+        case requires
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,8 +38,11 @@ public struct PosterSettings: Codable, Sendable {
         requires = try container.decodeIfPresent(NetworkRequirement.self, forKey: .requires) ?? defaults.requires
         guard Self.sizes.contains(size) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .size, in: container,
-                debugDescription: "'\(size)' is not a TMDB poster size; use one of \(Self.sizes.joined(separator: ", "))")
+                forKey: .size,
+                in: container,
+                debugDescription:
+                    "'\(size)' is not a TMDB poster size; use one of \(Self.sizes.joined(separator: ", "))"
+            )
         }
     }
 }

@@ -36,7 +36,10 @@ public struct TMDBSettings: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case url, imageBase = "image_base", token, auth, maxRetryWait = "max_retry_wait"
+        case url
+        case imageBase = "image_base"
+        case token, auth
+        case maxRetryWait = "max_retry_wait"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -49,8 +52,11 @@ public struct TMDBSettings: Codable, Sendable {
         maxRetryWait = try container.decodeIfPresent(Seconds.self, forKey: .maxRetryWait) ?? defaults.maxRetryWait
         for (key, value) in [(CodingKeys.url, url), (.imageBase, imageBase)] where !Self.isBase(value) {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "'\(value)' is not a base URL; write an http(s) URL or a path on the server such as /tmdb/3")
+                forKey: key,
+                in: container,
+                debugDescription:
+                    "'\(value)' is not a base URL; write an http(s) URL or a path on the server such as /tmdb/3"
+            )
         }
     }
 

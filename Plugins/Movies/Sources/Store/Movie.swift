@@ -5,13 +5,21 @@ import Foundation
 public struct Movie: Codable, Sendable, Equatable {
     /// The server's id (`m_...`), or a local id (`local-...`) for a movie added offline.
     public var id: String
+    /// The TMDB id, once known.
     public var tmdbId: Int?
+    /// The IMDb id (`tt...`), once known.
     public var imdbId: String?
+    /// The title.
     public var title: String
+    /// The release year.
     public var year: Int?
+    /// The genre names.
     public var genres: [String]
+    /// The director.
     public var director: String?
+    /// A one-paragraph summary.
     public var overview: String?
+    /// The TMDB poster path (`/file.png`), fetched from the image base.
     public var posterPath: String?
     /// `want_to_watch`, `watching` or `watched`.
     public var status: String
@@ -19,6 +27,7 @@ public struct Movie: Codable, Sendable, Equatable {
     public var myRating: Int?
     /// `YYYY-MM-DD`, or nil.
     public var dateWatched: String?
+    /// Who recommended it.
     public var recommender: String?
     /// Where it stands against the server.
     public var sync: SyncState

@@ -17,8 +17,10 @@ enum MovieRows {
             arguments: [
                 movie.id, movie.tmdbId, movie.imdbId, movie.title, movie.year, try encodeGenres(movie.genres ?? []),
                 movie.director, movie.overview, movie.posterPath, movie.status, movie.myRating, movie.dateWatched,
-                movie.recommender, movie.version ?? 0, movie.createdAt, movie.updatedAt, json, now.timeIntervalSince1970,
-            ])
+                movie.recommender, movie.version ?? 0, movie.createdAt, movie.updatedAt, json,
+                now.timeIntervalSince1970,
+            ]
+        )
         try rebase(movie.id, in: db)
     }
 
@@ -40,15 +42,21 @@ enum MovieRows {
     static func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
             db.cachedStatement(
-                sql: "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state != 'dead' ORDER BY seq"),
-            arguments: [entity])
+                sql:
+                    "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state != 'dead' ORDER BY seq"
+            ),
+            arguments: [entity]
+        )
     }
 
     /// Applies `patch` to the row of `id`.
     static func apply(_ patch: MoviePatch, to id: String, in db: Database) throws {
         let (sql, values) = patch.assignments()
         guard !sql.isEmpty else { return }
-        try db.execute(sql: "UPDATE movies_movies SET \(sql) WHERE id = ?", arguments: StatementArguments(values + [id]))
+        try db.execute(
+            sql: "UPDATE movies_movies SET \(sql) WHERE id = ?",
+            arguments: StatementArguments(values + [id])
+        )
     }
 
     static func delete(_ id: String, in db: Database) throws {
@@ -71,45 +79,66 @@ enum MovieRows {
 
     /// The id of the cached movie with `tmdbID`, if any.
     static func id(tmdbID: Int, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT id FROM movies_movies WHERE tmdb_id = ? AND removed = 0", arguments: [tmdbID])
+        try String.fetchOne(
+            db,
+            sql: "SELECT id FROM movies_movies WHERE tmdb_id = ? AND removed = 0",
+            arguments: [tmdbID]
+        )
     }
 
     /// Cached movies (with local changes), removed ones included, optionally of one status.
     static func all(status: String? = nil, in db: Database) throws -> [Movie] {
         let pendingEntities = try String.fetchSet(
-            db, sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = 'movies' AND state != 'dead'")
+            db,
+            sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = 'movies' AND state != 'dead'"
+        )
         var sql = "SELECT * FROM movies_movies"
         var arguments: StatementArguments = []
         if let status {
             sql += " WHERE status = ?"
             arguments = [status]
         }
-        return try Row.fetchAll(db, sql: sql + " ORDER BY title COLLATE NOCASE, year, id", arguments: arguments).map { row in
+        return try Row.fetchAll(db, sql: sql + " ORDER BY title COLLATE NOCASE, year, id", arguments: arguments).map {
+            row in
             try movie(row, pending: pendingEntities.contains(row["id"]))
         }
     }
 
     /// One cached movie.
     static func movie(_ id: String, in db: Database) throws -> Movie? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movies_movies WHERE id = ?", arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movies_movies WHERE id = ?", arguments: [id]) else {
+            return nil
+        }
         return try movie(row, pending: !pendingOperations(entity: id, in: db).isEmpty)
     }
 
     /// The server's JSON of every cached movie, by id (for a `--json` dump that rebuilds exactly).
     static func serverJSONs(in db: Database) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, server_json FROM movies_movies") { result[row["id"]] = row["server_json"] }
+        for row in try Row.fetchAll(db, sql: "SELECT id, server_json FROM movies_movies") {
+            result[row["id"]] = row["server_json"]
+        }
         return result
     }
 
     private static func movie(_ row: Row, pending: Bool) throws -> Movie {
         let removed: Bool = row["removed"]
         return Movie(
-            id: row["id"], tmdbId: row["tmdb_id"], imdbId: row["imdb_id"], title: row["title"], year: row["year"],
-            genres: decodeGenres(row["genres"]), director: row["director"], overview: row["overview"],
-            posterPath: row["poster_path"], status: row["status"], myRating: row["my_rating"],
-            dateWatched: row["date_watched"], recommender: row["recommender"],
-            sync: removed ? .removing : (pending ? .changed : .synced))
+            id: row["id"],
+            tmdbId: row["tmdb_id"],
+            imdbId: row["imdb_id"],
+            title: row["title"],
+            year: row["year"],
+            genres: decodeGenres(row["genres"]),
+            director: row["director"],
+            overview: row["overview"],
+            posterPath: row["poster_path"],
+            status: row["status"],
+            myRating: row["my_rating"],
+            dateWatched: row["date_watched"],
+            recommender: row["recommender"],
+            sync: removed ? .removing : (pending ? .changed : .synced)
+        )
     }
 
     static func encodeGenres(_ genres: [String]) throws -> String {

@@ -36,7 +36,8 @@ enum MoviesSchema {
                 );
                 CREATE INDEX movies_movies_status ON movies_movies(status);
                 CREATE INDEX movies_movies_tmdb ON movies_movies(tmdb_id);
-                """)
+                """
+        )
         try MovieCacheVersion.invalidate(in: db)
     }
 
@@ -58,6 +59,7 @@ enum MoviesSchema {
                     candidates TEXT NOT NULL DEFAULT '[]',
                     created_at REAL NOT NULL
                 );
-                """)
+                """
+        )
     }
 }

@@ -4,13 +4,19 @@ import Foundation
 public struct PendingMovie: Codable, Sendable, Equatable {
     /// Its local id (`local-...`); queued changes to it follow it to its server id.
     public var id: String
+    /// The title as typed.
     public var title: String
+    /// The year as typed, if any.
     public var year: Int?
+    /// Who recommended it.
     public var recommender: String?
     /// The TMDB id chosen by hand (`movies resolve`), if any.
     public var tmdbId: Int?
+    /// Its status (changes made while pending apply here).
     public var status: String
+    /// Its rating, if set while pending.
     public var myRating: Int?
+    /// The date watched, if set while pending.
     public var dateWatched: String?
     /// `waiting` (to be matched when online) or `needs_choice` (no single best match).
     public var state: State
@@ -18,6 +24,7 @@ public struct PendingMovie: Codable, Sendable, Equatable {
     public var reason: String?
     /// What TMDB offered, best first.
     public var candidates: [Candidate]
+    /// When it was added.
     public var createdAt: Date
 
     /// Where a pending movie stands.
@@ -28,11 +35,16 @@ public struct PendingMovie: Codable, Sendable, Equatable {
 
     /// One TMDB search result offered for a pending movie.
     public struct Candidate: Codable, Sendable, Equatable {
+        /// The candidate's TMDB id.
         public var tmdbId: Int
+        /// The candidate's title.
         public var title: String
+        /// The candidate's release year.
         public var year: Int?
+        /// TMDB's popularity score.
         public var popularity: Double?
 
+        /// Creates a candidate.
         public init(tmdbId: Int, title: String, year: Int?, popularity: Double?) {
             self.tmdbId = tmdbId
             self.title = title
@@ -47,8 +59,20 @@ public struct PendingMovie: Codable, Sendable, Equatable {
     /// The movie as lists show it.
     var asMovie: Movie {
         Movie(
-            id: id, tmdbId: tmdbId, imdbId: nil, title: title, year: year, genres: [], director: nil, overview: nil,
-            posterPath: nil, status: status, myRating: myRating, dateWatched: dateWatched, recommender: recommender,
-            sync: state == .needsChoice ? .needsChoice : .pendingMatch)
+            id: id,
+            tmdbId: tmdbId,
+            imdbId: nil,
+            title: title,
+            year: year,
+            genres: [],
+            director: nil,
+            overview: nil,
+            posterPath: nil,
+            status: status,
+            myRating: myRating,
+            dateWatched: dateWatched,
+            recommender: recommender,
+            sync: state == .needsChoice ? .needsChoice : .pendingMatch
+        )
     }
 }

@@ -20,7 +20,8 @@ enum PendingMovies {
                 movie.id, movie.title, movie.year, movie.recommender, movie.tmdbId, movie.status, movie.myRating,
                 movie.dateWatched, movie.state.rawValue, movie.reason, try encode(movie.candidates),
                 movie.createdAt.timeIntervalSince1970,
-            ])
+            ]
+        )
     }
 
     static func get(_ id: String, in db: Database) throws -> PendingMovie? {
@@ -39,29 +40,47 @@ enum PendingMovies {
     static func apply(_ patch: MoviePatch, to id: String, in db: Database) throws {
         let (sql, values) = patch.assignments()
         guard !sql.isEmpty else { return }
-        try db.execute(sql: "UPDATE movies_pending SET \(sql) WHERE id = ?", arguments: StatementArguments(values + [id]))
+        try db.execute(
+            sql: "UPDATE movies_pending SET \(sql) WHERE id = ?",
+            arguments: StatementArguments(values + [id])
+        )
     }
 
     /// Records that matching found no single best candidate.
-    static func needsChoice(_ id: String, reason: String, candidates: [PendingMovie.Candidate], in db: Database) throws {
+    static func needsChoice(_ id: String, reason: String, candidates: [PendingMovie.Candidate], in db: Database) throws
+    {
         try db.execute(
             sql: "UPDATE movies_pending SET state = 'needs_choice', reason = ?, candidates = ? WHERE id = ?",
-            arguments: [reason, try encode(candidates), id])
+            arguments: [reason, try encode(candidates), id]
+        )
     }
 
     /// Records a choice made by hand; the movie waits to be added.
     static func choose(_ tmdbID: Int, for id: String, in db: Database) throws {
         try db.execute(
-            sql: "UPDATE movies_pending SET tmdb_id = ?, state = 'waiting', reason = NULL WHERE id = ?", arguments: [tmdbID, id])
+            sql: "UPDATE movies_pending SET tmdb_id = ?, state = 'waiting', reason = NULL WHERE id = ?",
+            arguments: [tmdbID, id]
+        )
     }
 
     private static func pending(_ row: Row) -> PendingMovie {
         PendingMovie(
-            id: row["id"], title: row["title"], year: row["year"], recommender: row["recommender"], tmdbId: row["tmdb_id"],
-            status: row["status"], myRating: row["my_rating"], dateWatched: row["date_watched"],
-            state: PendingMovie.State(rawValue: row["state"]) ?? .waiting, reason: row["reason"],
-            candidates: (try? JSONDecoder().decode([PendingMovie.Candidate].self, from: Data((row["candidates"] as String).utf8))) ?? [],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            id: row["id"],
+            title: row["title"],
+            year: row["year"],
+            recommender: row["recommender"],
+            tmdbId: row["tmdb_id"],
+            status: row["status"],
+            myRating: row["my_rating"],
+            dateWatched: row["date_watched"],
+            state: PendingMovie.State(rawValue: row["state"]) ?? .waiting,
+            reason: row["reason"],
+            candidates: (try? JSONDecoder().decode(
+                [PendingMovie.Candidate].self,
+                from: Data((row["candidates"] as String).utf8)
+            )) ?? [],
+            createdAt: Date(timeIntervalSince1970: row["created_at"])
+        )
     }
 
     private static func encode(_ candidates: [PendingMovie.Candidate]) throws -> String {

@@ -49,7 +49,11 @@ struct TMDBClient: Sendable {
                 do {
                     return try response.decode(T.self)
                 } catch {
-                    throw FerryError(.rejected, "TMDB sent an answer to \(path) that could not be read: \(error)", underlying: error)
+                    throw FerryError(
+                        .rejected,
+                        "TMDB sent an answer to \(path) that could not be read: \(error)",
+                        underlying: error
+                    )
                 }
             } catch let failure as RemoteFailure {
                 let now = clock.now()
@@ -74,7 +78,8 @@ struct TMDBClient: Sendable {
         case 401:
             return FerryError(
                 .rejected,
-                "TMDB refused the configured token (\(failure.reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml")
+                "TMDB refused the configured token (\(failure.reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml"
+            )
         case 404:
             return FerryError(.rejected, "TMDB has no \(path) (\(failure.reason))")
         case 429, 500...599, 408:

@@ -41,15 +41,19 @@ struct TitleMatcher: Sendable {
             if ties == .mostPopular { return .match(exact[0]) }
             let years = exact.map { $0.year.map(String.init) ?? "?" }.joined(separator: ", ")
             return .pending(
-                reason: "\(exact.count) movies are titled \(what) (\(years)); add the year or choose one with `ferry movies resolve`",
-                candidates: exact)
+                reason:
+                    "\(exact.count) movies are titled \(what) (\(years)); add the year or choose one with `ferry movies resolve`",
+                candidates: exact
+            )
         }
         if ranked.count == 1, year == nil || ranked[0].year == year {
             return .match(ranked[0])
         }
         return .pending(
-            reason: "no movie is titled exactly \(what) on TMDB; choose one of the candidates with `ferry movies resolve`",
-            candidates: ranked)
+            reason:
+                "no movie is titled exactly \(what) on TMDB; choose one of the candidates with `ferry movies resolve`",
+            candidates: ranked
+        )
     }
 
     /// Lower case, accents removed, punctuation dropped, spaces collapsed.

@@ -18,7 +18,8 @@ struct MoviesHarness: Sendable {
     var connectivity: ManualConnectivity { test.connectivity }
 
     /// Starts a server and a runtime; `movies` is extra YAML under `movies:`.
-    static func start(movies: String = "{}", store: FerryStore? = nil, folder: URL? = nil) async throws -> MoviesHarness {
+    static func start(movies: String = "{}", store: FerryStore? = nil, folder: URL? = nil) async throws -> MoviesHarness
+    {
         var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
         configuration.passwordHashCost = 4
         configuration.demoTrackSeconds = 0.1
@@ -27,11 +28,16 @@ struct MoviesHarness: Sendable {
         configuration.logger = logger
         let server = try await FerryServer.start(configuration)
         let token = try await login(server.baseURL)
-        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-\(UUID().uuidString)")
+        let folder =
+            folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-\(UUID().uuidString)")
         let yaml = "data_dir: \(folder.path)\nretry: {base_delay: 1s, jitter: 0}\nplugins:\n  movies: \(movies)\n"
         let test = try await TestRuntime.make(
-            server: server.baseURL, yaml: yaml, plugins: [MoviesPlugin.self], credentials: StaticCredentials(token: token),
-            store: store)
+            server: server.baseURL,
+            yaml: yaml,
+            plugins: [MoviesPlugin.self],
+            credentials: StaticCredentials(token: token),
+            store: store
+        )
         return MoviesHarness(server: server, test: test, folder: folder)
     }
 
@@ -39,8 +45,12 @@ struct MoviesHarness: Sendable {
     func reopen(movies: String = "{}") async throws -> TestRuntime {
         let yaml = "data_dir: \(folder.path)\nplugins:\n  movies: \(movies)\n"
         return try await TestRuntime.make(
-            server: server.baseURL, yaml: yaml, plugins: [MoviesPlugin.self],
-            credentials: StaticCredentials(token: try await Self.login(server.baseURL)), store: runtime.store)
+            server: server.baseURL,
+            yaml: yaml,
+            plugins: [MoviesPlugin.self],
+            credentials: StaticCredentials(token: try await Self.login(server.baseURL)),
+            store: runtime.store
+        )
     }
 
     func library() throws -> MoviesLibrary { try MoviesLibrary(runtime: runtime) }
@@ -52,7 +62,8 @@ struct MoviesHarness: Sendable {
 
     static func login(_ baseURL: String) async throws -> String {
         let login = try await HTTPTransport(baseURL: baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"]))
+            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
+        )
         return try JSONDecoder().decode(LoginBody.self, from: login.body).access_token
     }
 
@@ -72,7 +83,9 @@ struct MoviesHarness: Sendable {
 
     /// Requests counted by the server, by route template.
     func stats() async throws -> [String: Int] {
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(HTTPRequest("GET", "/admin/stats", authenticated: false))
+        let response = try await HTTPTransport(baseURL: server.baseURL).send(
+            HTTPRequest("GET", "/admin/stats", authenticated: false)
+        )
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         return object?["requests"] as? [String: Int] ?? [:]
     }
