@@ -41,18 +41,6 @@ struct MoviesHarness: Sendable {
         return MoviesHarness(server: server, test: test, folder: folder)
     }
 
-    /// Another runtime on the same store and folder (a second process after a restart).
-    func reopen(movies: String = "{}") async throws -> TestRuntime {
-        let yaml = "data_dir: \(folder.path)\nplugins:\n  movies: \(movies)\n"
-        return try await TestRuntime.make(
-            server: server.baseURL,
-            yaml: yaml,
-            plugins: [MoviesPlugin.self],
-            credentials: StaticCredentials(token: try await Self.login(server.baseURL)),
-            store: runtime.store
-        )
-    }
-
     func library() throws -> MoviesLibrary { try MoviesLibrary(runtime: runtime) }
 
     func stop() async {
