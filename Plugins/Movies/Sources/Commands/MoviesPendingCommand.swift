@@ -35,6 +35,9 @@ struct MoviesPendingCommand: RuntimeCommand {
                 }
                 if let first = movie.candidates.first {
                     print("  settle it with: ferry movies resolve \(movie.id) --tmdb \(first.tmdbId)")
+                } else {
+                    print("  no candidates: find its TMDB id (the number in its themoviedb.org address) and run")
+                    print("  ferry movies resolve \(movie.id) --tmdb N, or drop it with ferry movies remove \(movie.id)")
                 }
             }
         }
