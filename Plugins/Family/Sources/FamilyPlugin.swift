@@ -26,13 +26,25 @@ public struct FamilyPlugin: SyncPlugin {
         FamilyKind.memberAdd.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
         FamilyKind.roundStart.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
         FamilyKind.roundClose.rawValue: OperationPolicy(
-            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+            delivery: .onlineOnly,
+            coalesce: .init(mode: .replace),
+            conflict: .serverWins
+        ),
         FamilyKind.suggest.rawValue: OperationPolicy(
-            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+            delivery: .onlineOnly,
+            coalesce: .init(mode: .replace),
+            conflict: .serverWins
+        ),
         FamilyKind.vote.rawValue: OperationPolicy(
-            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .serverWins),
+            delivery: .onlineOnly,
+            coalesce: .init(mode: .replace),
+            conflict: .serverWins
+        ),
         FamilyKind.pick.rawValue: OperationPolicy(
-            delivery: .onlineOnly, coalesce: .init(mode: .replace), conflict: .firstWriteWins),
+            delivery: .onlineOnly,
+            coalesce: .init(mode: .replace),
+            conflict: .firstWriteWins
+        ),
     ]
 
     /// The plugin's tables (`family.v1.*`).
@@ -56,8 +68,11 @@ public struct FamilyPlugin: SyncPlugin {
         let payload = try FamilyPayload.decode(operation)
         let sender = FamilySender(
             transport: context.transport.with(
-                credentials: ActingAsCredentials(base: context.transport.credentials, member: payload.actingAs)),
-            key: operation.id.uuidString.lowercased(), now: context.clock.now())
+                credentials: ActingAsCredentials(base: context.transport.credentials, member: payload.actingAs)
+            ),
+            key: operation.id.uuidString.lowercased(),
+            now: context.clock.now()
+        )
         return try await sender.send(kind, payload, entity: operation.entity)
     }
 

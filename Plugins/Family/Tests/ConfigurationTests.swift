@@ -1,9 +1,10 @@
 import ArgumentParser
-@testable import FamilyPlugin
 import Foundation
 import SyncKernel
 import SyncKernelTesting
 import Testing
+
+@testable import FamilyPlugin
 
 /// The plugin's declared policies, its YAML section, and its command line.
 @Suite("Family: configuration and commands")
@@ -36,7 +37,9 @@ struct ConfigurationTests {
         await #expect { try await self.runtime("plugins:\n  family:\n    default_grup: x\n") } throws: { error in
             "\(error)".contains("default_grup")
         }
-        await #expect { try await self.runtime("plugins:\n  family:\n    operations:\n      ballot: {delivery: queued}\n") } throws: { error in
+        await #expect {
+            try await self.runtime("plugins:\n  family:\n    operations:\n      ballot: {delivery: queued}\n")
+        } throws: { error in
             "\(error)".contains("ballot") && "\(error)".contains("vote")
         }
     }
@@ -44,8 +47,12 @@ struct ConfigurationTests {
     @Test func commandsParseTheirArguments() throws {
         let vote = try FamilyCommand.parseAsRoot(["vote", "r_demo_round", "603", "down"])
         #expect((vote as? VoteCommand)?.value == .down)
-        #expect(throws: (any Error).self) { try FamilyCommand.parseAsRoot(["vote", "r_demo_round", "603", "sideways"]) }
-        let start = try FamilyCommand.parseAsRoot(["round", "start", "g_demo_family", "--attendees", "Kiddo", "sam", "--name", "Fri"])
+        #expect(throws: (any Error).self) {
+            try FamilyCommand.parseAsRoot(["vote", "r_demo_round", "603", "sideways"])
+        }
+        let start = try FamilyCommand.parseAsRoot([
+            "round", "start", "g_demo_family", "--attendees", "Kiddo", "sam", "--name", "Fri",
+        ])
         #expect((start as? RoundCommand.Start)?.attendees == ["Kiddo", "sam"])
         let add = try FamilyCommand.parseAsRoot(["member", "add", "Baby", "--managed"])
         #expect((add as? MemberCommand.Add)?.managed == true)

@@ -41,7 +41,9 @@ struct OfflineTests {
             let round = try await server.round()
             #expect(round.pick == nil && round.round.status == "voting" && round.votes?.count == 1)
             let cached = try await device.family.round(Server.round)
-            #expect(cached.fromCache && cached.value.localVotes.isEmpty && cached.value.detail == cachedBefore.value.detail)
+            #expect(
+                cached.fromCache && cached.value.localVotes.isEmpty && cached.value.detail == cachedBefore.value.detail
+            )
             #expect(cached.value.pickState == nil && cached.value.detail.round.status == "voting")
         }
     }
@@ -108,7 +110,11 @@ extension OfflineTests {
 
             let expired = StaticCredentials(token: "fat_not_a_token")
             let test = try await TestRuntime.make(
-                server: server.server.baseURL, yaml: Server.online, plugins: [FamilyPlugin.self], credentials: expired)
+                server: server.server.baseURL,
+                yaml: Server.online,
+                plugins: [FamilyPlugin.self],
+                credentials: expired
+            )
             await #expect { try await FamilyClient(runtime: test.runtime).round(Server.round) } throws: { error in
                 (error as? FerryError)?.code == .needsLogin && "\(error)".contains("ferry auth login")
             }

@@ -1,6 +1,6 @@
 import FamilyPlugin
-import Foundation
 import FerryServer
+import Foundation
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -29,7 +29,10 @@ struct PickTests {
             let (winner, yours) = try #require(losers.first)
             #expect(winner.tmdbID == remote.tmdbID && yours != remote.tmdbID)
             let message = try #require(results.first { if case .alreadyPicked = $0 { true } else { false } }).message
-            #expect(message.contains("already picked") && message.contains(remote.title ?? "?") && message.contains("\(yours)"))
+            #expect(
+                message.contains("already picked") && message.contains(remote.title ?? "?")
+                    && message.contains("\(yours)")
+            )
             #expect(try await server.requests()["POST /v1/rounds/{id}/pick"] == 2)
 
             // The loser's local state is the server's: its round shows the winner and that it lost.
@@ -44,9 +47,15 @@ struct PickTests {
     @Test func aDoubleSubmitFromOneDeviceIsToldTheSameMovieWasPicked() async throws {
         try await Server.with { server in
             let device = try await server.device()
-            #expect(try await device.family.pick(round: Server.round, tmdbID: 129) == .picked(try #require(try await server.round().pick)))
+            #expect(
+                try await device.family.pick(round: Server.round, tmdbID: 129)
+                    == .picked(try #require(try await server.round().pick))
+            )
             let again = try await device.family.pick(round: Server.round, tmdbID: 129)
-            guard case .alreadyPicked(let winner, 129) = again else { Issue.record("expected already picked, got \(again)"); return }
+            guard case .alreadyPicked(let winner, 129) = again else {
+                Issue.record("expected already picked, got \(again)")
+                return
+            }
             #expect(winner.tmdbID == 129)
             #expect(again.message.contains("same movie"))
         }
@@ -55,9 +64,14 @@ struct PickTests {
     @Test func aRetryAfterADroppedAnswerReplaysTheFirstAttemptInsteadOf409() async throws {
         try await Server.with { server in
             let device = try await server.device()
-            server.server.setFaults(FaultSettings(failNext: .init(kind: .drop, count: 1), pathPrefix: "/v1/rounds/\(Server.round)/pick"))
+            server.server.setFaults(
+                FaultSettings(failNext: .init(kind: .drop, count: 1), pathPrefix: "/v1/rounds/\(Server.round)/pick")
+            )
             let result = try await device.family.pick(round: Server.round, tmdbID: 603)
-            guard case .picked(let pick) = result else { Issue.record("expected picked, got \(result)"); return }
+            guard case .picked(let pick) = result else {
+                Issue.record("expected picked, got \(result)")
+                return
+            }
             #expect(pick.tmdbID == 603)
             #expect(try await server.round().pick?.tmdbID == 603)
             // The first attempt was handled (its answer was cut), the second replayed it.
@@ -68,9 +82,16 @@ struct PickTests {
 
     @Test func aQueuedPickAfterADroppedAnswerIsDeliveredOnceWithoutAConflict() async throws {
         try await Server.with { server in
-            let device = try await server.device(yaml: "plugins:\n  family:\n    operations:\n      pick: {delivery: queued}\n")
-            #expect(try await device.family.pick(round: Server.round, tmdbID: 603) == .queued(roundID: Server.round, tmdbID: 603))
-            server.server.setFaults(FaultSettings(failNext: .init(kind: .drop, count: 1), pathPrefix: "/v1/rounds/\(Server.round)/pick"))
+            let device = try await server.device(
+                yaml: "plugins:\n  family:\n    operations:\n      pick: {delivery: queued}\n"
+            )
+            #expect(
+                try await device.family.pick(round: Server.round, tmdbID: 603)
+                    == .queued(roundID: Server.round, tmdbID: 603)
+            )
+            server.server.setFaults(
+                FaultSettings(failNext: .init(kind: .drop, count: 1), pathPrefix: "/v1/rounds/\(Server.round)/pick")
+            )
             let summary = try await device.test.runOnce()
             #expect(summary.sent == 1 && summary.conflicts == 0)
             #expect(try await server.round().pick?.tmdbID == 603)
@@ -80,14 +101,20 @@ struct PickTests {
 
     @Test func aQueuedPickThatLostTheRaceIsReportedAndNotRetried() async throws {
         try await Server.with { server in
-            let queued = try await server.device(yaml: "plugins:\n  family:\n    operations:\n      pick: {delivery: queued}\n")
+            let queued = try await server.device(
+                yaml: "plugins:\n  family:\n    operations:\n      pick: {delivery: queued}\n"
+            )
             let other = try await server.device()
             _ = try await queued.family.round(Server.round)
             queued.offline()
-            #expect(try await queued.family.pick(round: Server.round, tmdbID: 603) == .queued(roundID: Server.round, tmdbID: 603))
+            #expect(
+                try await queued.family.pick(round: Server.round, tmdbID: 603)
+                    == .queued(roundID: Server.round, tmdbID: 603)
+            )
             #expect(try await queued.family.round(Server.round).value.pickState == "pending")
             guard case .picked = try await other.family.pick(round: Server.round, tmdbID: 129) else {
-                Issue.record("the other device should have picked first"); return
+                Issue.record("the other device should have picked first")
+                return
             }
 
             queued.online()

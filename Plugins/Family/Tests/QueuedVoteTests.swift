@@ -24,9 +24,11 @@ struct QueuedVoteTests {
             device.credentials.setActingAs(nil)
 
             let operations = try await device.test.operations()
-            #expect(operations.map(\.entity).sorted() == [
-                "r_demo_round/129/self", "r_demo_round/603/mem_kid", "r_demo_round/603/self",
-            ])
+            #expect(
+                operations.map(\.entity).sorted() == [
+                    "r_demo_round/129/self", "r_demo_round/603/mem_kid", "r_demo_round/603/self",
+                ]
+            )
             let local = try await device.family.round(Server.round).value.localVotes
             #expect(local.allSatisfy { $0.state == "pending" } && local.count == 3)
             #expect(try await server.round().votes?.count == 1)

@@ -40,9 +40,11 @@ struct RoundTests {
             #expect(started.count == 1)
             let active = try await activeRounds(server)
             #expect(active.map(\.id) == started.map(\.value.id))
-            let failure = try #require(results.compactMap { result -> FerryError? in
-                if case .failure(let error) = result { error as? FerryError } else { nil }
-            }.first)
+            let failure = try #require(
+                results.compactMap { result -> FerryError? in
+                    if case .failure(let error) = result { error as? FerryError } else { nil }
+                }.first
+            )
             #expect(failure.code == .conflict && failure.message.contains("ferry family round close \(active[0].id)"))
         }
     }
@@ -52,7 +54,11 @@ struct RoundTests {
             let sam = try await server.device("sam")
             let closed = try await sam.family.closeRound(Server.round)
             #expect(closed.value?.status == "closed" && !closed.queued)
-            let started = try await sam.family.startRound(group: Server.group, name: "Saturday", attendees: ["Kiddo,mem_demo", "sam"])
+            let started = try await sam.family.startRound(
+                group: Server.group,
+                name: "Saturday",
+                attendees: ["Kiddo,mem_demo", "sam"]
+            )
             #expect(started.value.status == "voting" && started.value.name == "Saturday")
             #expect(try await activeRounds(server).map(\.id) == [started.value.id])
             let view = try await sam.family.round(started.value.id).value

@@ -21,7 +21,9 @@ struct VoteTests {
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .down)
             let votes = try await votes(server, tmdbID: 603)
             #expect(votes.map(\.memberID) == ["mem_demo"] && votes.map(\.value) == ["down"])
-            let tally = try #require(try await device.family.round(Server.round).value.detail.tallies?.first { $0.tmdbID == 603 })
+            let tally = try #require(
+                try await device.family.round(Server.round).value.detail.tallies?.first { $0.tmdbID == 603 }
+            )
             #expect(tally.up == 0 && tally.down == 1 && tally.score == -1)
         }
     }
@@ -68,7 +70,8 @@ struct VoteTests {
         try await Server.with { server in
             let device = try await server.device()
             _ = try await device.family.closeRound(Server.round)
-            await #expect { try await device.family.vote(round: Server.round, tmdbID: 603, value: .up) } throws: { error in
+            await #expect { try await device.family.vote(round: Server.round, tmdbID: 603, value: .up) } throws: {
+                error in
                 (error as? FerryError)?.code == .conflict && "\(error)".contains("round start")
             }
         }

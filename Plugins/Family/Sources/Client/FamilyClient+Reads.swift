@@ -13,7 +13,8 @@ extension FamilyClient {
             cached: { db in
                 let groups = try FamilyCache.groups(in: db)
                 return groups.isEmpty ? nil : (groups, nil)
-            })
+            }
+        )
     }
 
     /// A group with its members and active round: fresh when online, else cached.
@@ -25,7 +26,8 @@ extension FamilyClient {
             store: { detail, now, db in try FamilyCache.storeGroupDetail(detail, now: now, in: db) },
             cached: { db in
                 try FamilyCache.groupDetail(id, in: db).map { ($0, try FamilyCache.groupFetchedAt(id, in: db)) }
-            })
+            }
+        )
     }
 
     /// A round with suggestions, the pick and, when online, fresh votes and tallies.
@@ -38,12 +40,17 @@ extension FamilyClient {
             store: { detail, now, db in try FamilyCache.storeRound(detail, now: now, in: db) },
             cached: { db in
                 try FamilyCache.roundDetail(id, in: db).map { ($0, try FamilyCache.roundFetchedAt(id, in: db)) }
-            })
+            }
+        )
         let view = try await runtime.store.read { db in
             let state = try FamilyCache.pickState(id, in: db)
             return FamilyRoundView(
-                detail: fetched.value, attendees: try FamilyCache.attendees(id, in: db),
-                localVotes: try FamilyCache.localVotes(id, in: db), pickState: state?.state, lostPick: state?.lostTMDBID)
+                detail: fetched.value,
+                attendees: try FamilyCache.attendees(id, in: db),
+                localVotes: try FamilyCache.localVotes(id, in: db),
+                pickState: state?.state,
+                lostPick: state?.lostTMDBID
+            )
         }
         return Fetched(value: view, fromCache: fetched.fromCache, fetchedAt: fetched.fetchedAt, note: fetched.note)
     }
@@ -51,13 +58,20 @@ extension FamilyClient {
     /// GETs `path` through the plugin's transport and decodes the answer.
     func get<T: Decodable>(_ path: String, _ type: T.Type) async throws -> T {
         guard let transport = runtime.transport(for: FamilyPlugin.name) else {
-            throw FerryError(.configuration, "the family plugin is not enabled; add `family: {enabled: true}` under plugins:")
+            throw FerryError(
+                .configuration,
+                "the family plugin is not enabled; add `family: {enabled: true}` under plugins:"
+            )
         }
         let response = try await transport.send(HTTPRequest("GET", path))
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
         } catch {
-            throw FerryError(.rejected, "the remote's answer to GET \(path) could not be read: \(error)", underlying: error)
+            throw FerryError(
+                .rejected,
+                "the remote's answer to GET \(path) could not be read: \(error)",
+                underlying: error
+            )
         }
     }
 
@@ -91,7 +105,8 @@ extension FamilyClient {
         guard let hit = try await runtime.store.read(cached) else {
             throw FerryError(
                 reason.hasPrefix("the remote is unavailable") ? .remoteUnavailable : .requiresConnection,
-                "reading \(what) requires a connection (\(reason)) and there is no cached copy; connect and try again")
+                "reading \(what) requires a connection (\(reason)) and there is no cached copy; connect and try again"
+            )
         }
         return Fetched(value: hit.0, fromCache: true, fetchedAt: hit.1, note: "cached copy: \(reason)")
     }

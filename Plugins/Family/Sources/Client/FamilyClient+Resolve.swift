@@ -17,7 +17,8 @@ extension FamilyClient {
                 .usage,
                 groups.isEmpty
                     ? "you are in no family group; create one with `ferry family group create NAME`"
-                    : "name the group (--group ID) or set plugins.family.default_group in config.yaml; your groups: \(list)")
+                    : "name the group (--group ID) or set plugins.family.default_group in config.yaml; your groups: \(list)"
+            )
         }
         return only.id
     }
@@ -42,7 +43,8 @@ extension FamilyClient {
             let members = detail.members.map { "\($0.displayName) (\($0.id))" }.joined(separator: ", ")
             throw FerryError(
                 .usage,
-                "--attendees: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not in group \(group); its members: \(members)")
+                "--attendees: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is" : "are") not in group \(group); its members: \(members)"
+            )
         }
         return ids
     }

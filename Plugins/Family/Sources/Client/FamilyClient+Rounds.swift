@@ -5,7 +5,11 @@ import SyncKernel
 extension FamilyClient {
     /// Starts a voting round in `group`. A group has at most one active round: a second
     /// start is a conflict naming the active round and how to close it.
-    public func startRound(group: String?, name: String?, attendees: [String] = []) async throws -> FamilyWrite<FamilyRound> {
+    public func startRound(
+        group: String?,
+        name: String?,
+        attendees: [String] = []
+    ) async throws -> FamilyWrite<FamilyRound> {
         let group = try await resolveGroup(group)
         let attending = try await resolveAttendees(attendees, group: group)
         let localID = Self.newLocalID()
@@ -15,7 +19,11 @@ extension FamilyClient {
         let now = runtime.clock.now()
         let result: SubmitResult
         do {
-            result = try await submit(.roundStart, entity: localID, FamilyPayload(group: group, name: name, actingAs: await actingAs())) { db in
+            result = try await submit(
+                .roundStart,
+                entity: localID,
+                FamilyPayload(group: group, name: name, actingAs: await actingAs())
+            ) { db in
                 guard queued else { return }
                 try FamilyCache.storeRound(placeholder, now: now, in: db)
                 try FamilyCache.storeAttendees(attending, round: localID, in: db)
@@ -23,12 +31,17 @@ extension FamilyClient {
         } catch {
             throw try await explainRoundStart(error, group: group)
         }
-        guard case .sent(let outcome) = result, let id = outcome.remoteID else { return FamilyWrite(value: placeholder, queued: true) }
+        guard case .sent(let outcome) = result, let id = outcome.remoteID else {
+            return FamilyWrite(value: placeholder, queued: true)
+        }
         let round = try await runtime.store.write { db in
             try FamilyCache.storeAttendees(attending, round: id, in: db)
             return try FamilyCache.round(id, in: db)
         }
-        return FamilyWrite(value: round ?? FamilyRound(id: id, groupID: group, name: name, status: "voting"), queued: false)
+        return FamilyWrite(
+            value: round ?? FamilyRound(id: id, groupID: group, name: name, status: "voting"),
+            queued: false
+        )
     }
 
     private func explainRoundStart(_ error: any Error, group: String) async throws -> any Error {
@@ -45,7 +58,8 @@ extension FamilyClient {
         return FerryError(
             .conflict,
             "group \(group) already has an active round: \(activeID)\(label); a group has one active round at a time. Close it with `ferry family round close \(activeID)`, then start again. Nothing was changed",
-            underlying: error)
+            underlying: error
+        )
     }
 
     /// Closes a round: it takes no more suggestions or votes.
@@ -65,11 +79,16 @@ extension FamilyClient {
         try Self.validateTMDB(tmdbID)
         let result = try await write("suggesting movie \(tmdbID) for round \(round)") {
             try await submit(
-                .suggest, entity: "\(round)/\(tmdbID)", FamilyPayload(round: round, tmdbID: tmdbID, actingAs: await actingAs()))
+                .suggest,
+                entity: "\(round)/\(tmdbID)",
+                FamilyPayload(round: round, tmdbID: tmdbID, actingAs: await actingAs())
+            )
         }
         let suggestion = try await runtime.store.read { db in
             try Data.fetchOne(
-                db, sql: "SELECT json FROM family_suggestions WHERE round_id = ? AND tmdb_id = ?", arguments: [round, tmdbID]
+                db,
+                sql: "SELECT json FROM family_suggestions WHERE round_id = ? AND tmdb_id = ?",
+                arguments: [round, tmdbID]
             ).map { try FamilyCache.decode(FamilySuggestion.self, $0) }
         }
         if case .sent = result { return FamilyWrite(value: suggestion, queued: false) }

@@ -12,10 +12,18 @@ extension FamilyClient {
         let acting = await actingAs()
         let memberKey = acting ?? Self.selfKey
         let queued = isQueued(.vote)
-        let pending = LocalVote(roundID: round, tmdbID: tmdbID, memberKey: memberKey, value: value, state: "pending", note: nil)
+        let pending = LocalVote(
+            roundID: round,
+            tmdbID: tmdbID,
+            memberKey: memberKey,
+            value: value,
+            state: "pending",
+            note: nil
+        )
         let result = try await write("voting on movie \(tmdbID) in round \(round)") {
             try await submit(
-                .vote, entity: "\(round)/\(tmdbID)/\(memberKey)",
+                .vote,
+                entity: "\(round)/\(tmdbID)/\(memberKey)",
                 FamilyPayload(round: round, tmdbID: tmdbID, value: value, actingAs: acting)
             ) { db in
                 if queued { try FamilyCache.storeVote(pending, in: db) }
@@ -37,8 +45,14 @@ extension FamilyClient {
         let queued = isQueued(.pick)
         let title = try await runtime.store.read { db in try FamilyCache.roundDetail(round, in: db)?.title(of: tmdbID) }
         do {
-            let result = try await submit(.pick, entity: round, FamilyPayload(round: round, tmdbID: tmdbID, actingAs: acting)) { db in
-                if queued { try FamilyCache.storePendingPick(FamilyPick(roundID: round, tmdbID: tmdbID, title: title), in: db) }
+            let result = try await submit(
+                .pick,
+                entity: round,
+                FamilyPayload(round: round, tmdbID: tmdbID, actingAs: acting)
+            ) { db in
+                if queued {
+                    try FamilyCache.storePendingPick(FamilyPick(roundID: round, tmdbID: tmdbID, title: title), in: db)
+                }
             }
             guard case .sent = result else { return .queued(roundID: round, tmdbID: tmdbID) }
             let pick = try await runtime.store.read { db in try FamilyCache.pick(round, in: db) }
@@ -51,8 +65,10 @@ extension FamilyClient {
                 if let acting, let failure = explained as? FerryError, RemoteErrorBody(error)?.status == 403 {
                     explained = FerryError(
                         failure.code,
-                        failure.message + " (you are acting as member \(acting); only the group's creator, acting as themself, may pick: run `ferry auth act-as --self` first)",
-                        underlying: error)
+                        failure.message
+                            + " (you are acting as member \(acting); only the group's creator, acting as themself, may pick: run `ferry auth act-as --self` first)",
+                        underlying: error
+                    )
                 }
                 throw explained
             }

@@ -12,7 +12,11 @@ extension FamilyClient {
         local: @escaping @Sendable (Database) throws -> Void = { _ in }
     ) async throws -> SubmitResult {
         let operation = NewOperation(
-            plugin: FamilyPlugin.name, kind: kind.rawValue, entity: entity, payloadJSON: try payload.encoded())
+            plugin: FamilyPlugin.name,
+            kind: kind.rawValue,
+            entity: entity,
+            payloadJSON: try payload.encoded()
+        )
         return try await runtime.submit(operation, local: local)
     }
 
@@ -24,7 +28,9 @@ extension FamilyClient {
     /// Creates a group; the user becomes its creator and first member.
     public func createGroup(name: String) async throws -> FamilyWrite<FamilyGroup> {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw FerryError(.usage, "a group needs a name, e.g. `ferry family group create \"Movie Night\"`") }
+        guard !name.isEmpty else {
+            throw FerryError(.usage, "a group needs a name, e.g. `ferry family group create \"Movie Night\"`")
+        }
         let localID = Self.newLocalID()
         let queued = isQueued(.groupCreate)
         let placeholder = FamilyGroup(id: localID, name: name)
@@ -34,10 +40,13 @@ extension FamilyClient {
                 guard queued else { return }
                 try db.execute(
                     sql: "INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)",
-                    arguments: [localID, try FamilyCache.encode(placeholder), now.timeIntervalSince1970])
+                    arguments: [localID, try FamilyCache.encode(placeholder), now.timeIntervalSince1970]
+                )
             }
         }
-        guard case .sent(let outcome) = result, let id = outcome.remoteID else { return FamilyWrite(value: placeholder, queued: true) }
+        guard case .sent(let outcome) = result, let id = outcome.remoteID else {
+            return FamilyWrite(value: placeholder, queued: true)
+        }
         let group = try await runtime.store.read { db in try FamilyCache.groupDetail(id, in: db)?.group }
         return FamilyWrite(value: group ?? FamilyGroup(id: id, name: name), queued: false)
     }
@@ -47,23 +56,35 @@ extension FamilyClient {
     public func addMember(group: String?, name: String, managed: Bool) async throws -> FamilyWrite<FamilyMember> {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else {
-            throw FerryError(.usage, "a member needs a name: `ferry family member add NAME --managed` or a username without --managed")
+            throw FerryError(
+                .usage,
+                "a member needs a name: `ferry family member add NAME --managed` or a username without --managed"
+            )
         }
         let group = try await resolveGroup(group)
         let localID = Self.newLocalID()
         let queued = isQueued(.memberAdd)
-        let payload = managed
+        let payload =
+            managed
             ? FamilyPayload(group: group, name: name, managed: true, actingAs: await actingAs())
             : FamilyPayload(group: group, username: name, managed: false, actingAs: await actingAs())
         let placeholder = FamilyMember(
-            id: localID, groupID: group, userID: nil, displayName: name, managed: managed, managerUserID: nil,
-            role: managed ? "managed" : "member")
+            id: localID,
+            groupID: group,
+            userID: nil,
+            displayName: name,
+            managed: managed,
+            managerUserID: nil,
+            role: managed ? "managed" : "member"
+        )
         let result = try await write("adding \(name) to group \(group)") {
             try await submit(.memberAdd, entity: localID, payload) { db in
                 if queued { try FamilyCache.storeMember(placeholder, in: db) }
             }
         }
-        guard case .sent(let outcome) = result, let id = outcome.remoteID else { return FamilyWrite(value: placeholder, queued: true) }
+        guard case .sent(let outcome) = result, let id = outcome.remoteID else {
+            return FamilyWrite(value: placeholder, queued: true)
+        }
         let member = try await runtime.store.read { db in
             try Data.fetchOne(db, sql: "SELECT json FROM family_members WHERE id = ?", arguments: [id])
                 .map { try FamilyCache.decode(FamilyMember.self, $0) }

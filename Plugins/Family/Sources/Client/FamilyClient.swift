@@ -49,13 +49,17 @@ public struct FamilyClient: Sendable {
         else {
             throw FerryError(
                 .usage,
-                "'\(id.prefix(64))' is not a valid \(what) id; ids are letters, digits, '.', '_' and '-' (see `ferry family groups`)")
+                "'\(id.prefix(64))' is not a valid \(what) id; ids are letters, digits, '.', '_' and '-' (see `ferry family groups`)"
+            )
         }
     }
 
     static func validateTMDB(_ tmdbID: Int) throws {
         guard tmdbID > 0 else {
-            throw FerryError(.usage, "\(tmdbID) is not a TMDB id; use the movie's positive TMDB number, e.g. 603 for The Matrix")
+            throw FerryError(
+                .usage,
+                "\(tmdbID) is not a TMDB id; use the movie's positive TMDB number, e.g. 603 for The Matrix"
+            )
         }
     }
 }

@@ -13,7 +13,8 @@ public struct FamilyRoundView: Sendable, Encodable {
     public var lostPick: Int?
 
     enum CodingKeys: String, CodingKey {
-        case detail = "round", attendees
+        case detail = "round"
+        case attendees
         case localVotes = "local_votes"
         case pickState = "pick_state"
         case lostPick = "lost_pick"

@@ -10,7 +10,8 @@ public struct FamilyCommand: AsyncParsableCommand {
         subcommands: [
             GroupsCommand.self, GroupCommand.self, MemberCommand.self, RoundCommand.self, SuggestCommand.self,
             VoteCommand.self, PickCommand.self,
-        ])
+        ]
+    )
 
     /// Creates the command (ArgumentParser calls it).
     public init() {}

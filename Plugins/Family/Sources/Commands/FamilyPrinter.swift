@@ -31,7 +31,8 @@ enum FamilyPrinter {
     static func round(_ view: FamilyRoundView, members: [FamilyMember]) -> String {
         let detail = view.detail
         func name(_ id: String) -> String { members.first { $0.id == id }?.displayName ?? id }
-        var text = "\(Output.bold("Round \(detail.round.label)")) in group \(detail.round.groupID): \(detail.round.status)\n"
+        var text =
+            "\(Output.bold("Round \(detail.round.label)")) in group \(detail.round.groupID): \(detail.round.status)\n"
         if !view.attendees.isEmpty { text += "Attendees: \(view.attendees.map(name).joined(separator: ", "))\n" }
         var ids = detail.suggestions.map(\.tmdbID)
         for tally in detail.tallies ?? [] where !ids.contains(tally.tmdbID) { ids.append(tally.tmdbID) }
@@ -54,7 +55,8 @@ enum FamilyPrinter {
         }
         for vote in view.localVotes {
             let who = vote.memberKey == FamilyClient.selfKey ? "you" : name(vote.memberKey)
-            text += "Your device: \(who) voted \(vote.value.rawValue) on \(vote.tmdbID) (\(vote.state)\(vote.note.map { ": \($0)" } ?? ""))\n"
+            text +=
+                "Your device: \(who) voted \(vote.value.rawValue) on \(vote.tmdbID) (\(vote.state)\(vote.note.map { ": \($0)" } ?? ""))\n"
         }
         if let pick = detail.pick {
             if view.pickState == "pending" {

@@ -4,11 +4,15 @@ import SyncKernel
 /// `ferry family group show|create`.
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "Show or create a family group.", subcommands: [Show.self, Create.self])
+        commandName: "group",
+        abstract: "Show or create a family group.",
+        subcommands: [Show.self, Create.self]
+    )
 
     struct Show: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a group: members, managed members and the active round (cached when offline).")
+            abstract: "Show a group: members, managed members and the active round (cached when offline)."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The group id (see `ferry family groups`).") var id: String
 
@@ -28,9 +32,11 @@ struct GroupCommand: AsyncParsableCommand {
         func run(in runtime: FerryRuntime) async throws {
             let result = try await FamilyClient(runtime: runtime).createGroup(name: name)
             if global.json { return try Output(json: true).printJSON(result) }
-            print(result.queued
-                ? "Group \"\(result.value.name)\" is queued as \(result.value.id); `ferry run` creates it."
-                : "Created group \"\(result.value.name)\" (\(result.value.id)).")
+            print(
+                result.queued
+                    ? "Group \"\(result.value.name)\" is queued as \(result.value.id); `ferry run` creates it."
+                    : "Created group \"\(result.value.name)\" (\(result.value.id))."
+            )
         }
     }
 }

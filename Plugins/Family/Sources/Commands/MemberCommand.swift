@@ -4,11 +4,16 @@ import SyncKernel
 /// `ferry family member add NAME [--managed] [--group ID]`.
 struct MemberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "member", abstract: "Manage a group's members.", subcommands: [Add.self])
+        commandName: "member",
+        abstract: "Manage a group's members.",
+        subcommands: [Add.self]
+    )
 
     struct Add: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a managed member (a child without an account, --managed) or a user by username (creator only).")
+            abstract:
+                "Add a managed member (a child without an account, --managed) or a user by username (creator only)."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The managed member's display name, or the user's username.") var name: String
         @Flag(help: "Add a member without an account, managed by you.") var managed = false
@@ -19,10 +24,12 @@ struct MemberCommand: AsyncParsableCommand {
             if global.json { return try Output(json: true).printJSON(result) }
             let member = result.value
             let what = member.managed ? "managed member" : "member"
-            print(result.queued
-                ? "Adding \(what) \(member.displayName) to group \(member.groupID) is queued; `ferry run` sends it."
-                : "Added \(what) \(member.displayName) (\(member.id)) to group \(member.groupID)."
-                    + (member.managed ? " Act as them with `ferry auth act-as \(member.id)`." : ""))
+            print(
+                result.queued
+                    ? "Adding \(what) \(member.displayName) to group \(member.groupID) is queued; `ferry run` sends it."
+                    : "Added \(what) \(member.displayName) (\(member.id)) to group \(member.groupID)."
+                        + (member.managed ? " Act as them with `ferry auth act-as \(member.id)`." : "")
+            )
         }
     }
 }

@@ -5,7 +5,8 @@ import SyncKernel
 struct PickCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
-        abstract: "Pick the round's movie (group creator only; the first pick wins, a later one is told which won).")
+        abstract: "Pick the round's movie (group creator only; the first pick wins, a later one is told which won)."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The round id.") var round: String
     @Argument(help: "The movie's TMDB id.") var tmdbID: Int

@@ -4,27 +4,37 @@ import SyncKernel
 /// `ferry family round start|close|show`.
 struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "round", abstract: "Start, close or show a voting round.",
-        subcommands: [Start.self, Close.self, Show.self])
+        commandName: "round",
+        abstract: "Start, close or show a voting round.",
+        subcommands: [Start.self, Close.self, Show.self]
+    )
 
     struct Start: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start a voting round; a group has at most one active round.")
+            abstract: "Start a voting round; a group has at most one active round."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The group (default: plugins.family.default_group, else your only group).") var group: String?
         @Option(help: "A name for the round, e.g. Friday.") var name: String?
         @Option(
             parsing: .upToNextOption,
-            help: "Who attends: member names or ids, space- or comma-separated (recorded on this device).")
+            help: "Who attends: member names or ids, space- or comma-separated (recorded on this device)."
+        )
         var attendees: [String] = []
 
         func run(in runtime: FerryRuntime) async throws {
-            let result = try await FamilyClient(runtime: runtime).startRound(group: group, name: name, attendees: attendees)
+            let result = try await FamilyClient(runtime: runtime).startRound(
+                group: group,
+                name: name,
+                attendees: attendees
+            )
             if global.json { return try Output(json: true).printJSON(result) }
             let round = result.value
-            print(result.queued
-                ? "Round \(round.label) in group \(round.groupID) is queued; `ferry run` starts it."
-                : "Started round \(round.label) in group \(round.groupID). Vote with `ferry family vote \(round.id) TMDB_ID up|down`.")
+            print(
+                result.queued
+                    ? "Round \(round.label) in group \(round.groupID) is queued; `ferry run` starts it."
+                    : "Started round \(round.label) in group \(round.groupID). Vote with `ferry family vote \(round.id) TMDB_ID up|down`."
+            )
         }
     }
 
@@ -43,7 +53,8 @@ struct RoundCommand: AsyncParsableCommand {
 
     struct Show: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a round: suggestions, votes per movie (fetched fresh) and the pick.")
+            abstract: "Show a round: suggestions, votes per movie (fetched fresh) and the pick."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The round id.") var round: String
 

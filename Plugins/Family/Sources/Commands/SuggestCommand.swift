@@ -11,7 +11,9 @@ struct SuggestCommand: RuntimeCommand {
     func run(in runtime: FerryRuntime) async throws {
         let result = try await FamilyClient(runtime: runtime).suggest(round: round, tmdbID: tmdbID)
         if global.json { return try Output(json: true).printJSON(result) }
-        if result.queued { return print("Suggesting movie \(tmdbID) for round \(round) is queued; `ferry run` sends it.") }
+        if result.queued {
+            return print("Suggesting movie \(tmdbID) for round \(round) is queued; `ferry run` sends it.")
+        }
         print("Suggested \(result.value.map { "\($0.title) (\($0.tmdbID))" } ?? "movie \(tmdbID)") for round \(round).")
     }
 }

@@ -5,7 +5,8 @@ import SyncKernel
 struct VoteCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "vote",
-        abstract: "Vote on a movie of a round; a new vote replaces your previous one on that movie.")
+        abstract: "Vote on a movie of a round; a new vote replaces your previous one on that movie."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The round id.") var round: String
     @Argument(help: "The movie's TMDB id.") var tmdbID: Int
@@ -15,8 +16,10 @@ struct VoteCommand: RuntimeCommand {
         let result = try await FamilyClient(runtime: runtime).vote(round: round, tmdbID: tmdbID, value: value)
         if global.json { return try Output(json: true).printJSON(result) }
         let who = result.value.memberKey == FamilyClient.selfKey ? "" : " as member \(result.value.memberKey)"
-        print(result.queued
-            ? "Vote \(value.rawValue) on movie \(tmdbID) in round \(round)\(who) is queued; `ferry run` sends it."
-            : "Voted \(value.rawValue) on movie \(tmdbID) in round \(round)\(who).")
+        print(
+            result.queued
+                ? "Vote \(value.rawValue) on movie \(tmdbID) in round \(round)\(who) is queued; `ferry run` sends it."
+                : "Voted \(value.rawValue) on movie \(tmdbID) in round \(round)\(who)."
+        )
     }
 }

@@ -19,7 +19,12 @@ public struct FamilyMember: Codable, Sendable, Equatable {
 
     /// A member from its fields.
     public init(
-        id: String, groupID: String, userID: String?, displayName: String, managed: Bool, managerUserID: String?,
+        id: String,
+        groupID: String,
+        userID: String?,
+        displayName: String,
+        managed: Bool,
+        managerUserID: String?,
         role: String
     ) {
         self.id = id

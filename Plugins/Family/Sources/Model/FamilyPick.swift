@@ -14,7 +14,8 @@ public struct FamilyPick: Codable, Sendable, Equatable {
     public var pickedAt: String?
 
     /// A pick, as placeholders and tests build it.
-    public init(roundID: String, tmdbID: Int, title: String?, pickedByMemberID: String? = nil, pickedAt: String? = nil) {
+    public init(roundID: String, tmdbID: Int, title: String?, pickedByMemberID: String? = nil, pickedAt: String? = nil)
+    {
         self.roundID = roundID
         self.tmdbID = tmdbID
         self.title = title

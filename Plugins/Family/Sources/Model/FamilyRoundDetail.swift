@@ -15,7 +15,10 @@ public struct FamilyRoundDetail: Codable, Sendable, Equatable {
 
     /// A round detail from its parts.
     public init(
-        round: FamilyRound, suggestions: [FamilySuggestion], votes: [FamilyVote]?, tallies: [FamilyTally]?,
+        round: FamilyRound,
+        suggestions: [FamilySuggestion],
+        votes: [FamilyVote]?,
+        tallies: [FamilyTally]?,
         pick: FamilyPick?
     ) {
         self.round = round

@@ -14,19 +14,29 @@ enum FamilyConflicts {
         let isRound = current?["status"] != nil
         switch kind {
         case .pick:
-            if let remote = conflict.remote, !isRound, let pick = try? JSONDecoder().decode(FamilyPick.self, from: remote) {
+            if let remote = conflict.remote, !isRound,
+                let pick = try? JSONDecoder().decode(FamilyPick.self, from: remote)
+            {
                 let lost = payload.tmdbID.flatMap { $0 == pick.tmdbID ? nil : $0 }
                 try FamilyCache.storePick(pick, lost: lost, in: db)
             } else {
-                try db.execute(sql: "DELETE FROM family_picks WHERE round_id = ? AND state = 'pending'", arguments: [payload.round])
+                try db.execute(
+                    sql: "DELETE FROM family_picks WHERE round_id = ? AND state = 'pending'",
+                    arguments: [payload.round]
+                )
                 try storeRound(conflict.remote, now: now, in: db)
             }
         case .vote:
             try storeRound(conflict.remote, now: now, in: db)
             if let round = payload.round, let tmdbID = payload.tmdbID {
                 try FamilyCache.setVoteState(
-                    round: round, tmdbID: tmdbID, memberKey: payload.actingAs ?? FamilyClient.selfKey, state: "refused",
-                    note: conflict.reason, in: db)
+                    round: round,
+                    tmdbID: tmdbID,
+                    memberKey: payload.actingAs ?? FamilyClient.selfKey,
+                    state: "refused",
+                    note: conflict.reason,
+                    in: db
+                )
             }
         case .roundStart:
             try FamilyCache.forgetLocal(conflict.entity, in: db)

@@ -25,8 +25,14 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
 
     /// A payload; each kind fills the fields it needs.
     public init(
-        group: String? = nil, round: String? = nil, tmdbID: Int? = nil, value: VoteValue? = nil, name: String? = nil,
-        username: String? = nil, managed: Bool? = nil, actingAs: String? = nil
+        group: String? = nil,
+        round: String? = nil,
+        tmdbID: Int? = nil,
+        value: VoteValue? = nil,
+        name: String? = nil,
+        username: String? = nil,
+        managed: Bool? = nil,
+        actingAs: String? = nil
     ) {
         self.group = group
         self.round = round
@@ -57,8 +63,10 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
             return try JSONDecoder().decode(FamilyPayload.self, from: operation.payload)
         } catch {
             throw FerryError(
-                .plugin, "operation \(operation.id) (family.\(operation.kind)) has a payload that cannot be read: \(error)",
-                underlying: error)
+                .plugin,
+                "operation \(operation.id) (family.\(operation.kind)) has a payload that cannot be read: \(error)",
+                underlying: error
+            )
         }
     }
 

@@ -14,8 +14,12 @@ struct FamilySender: Sendable {
         switch kind {
         case .groupCreate:
             let detail: FamilyGroupDetail = try await post(
-                "/v1/groups", ["name": try payload.require(payload.name, "name", kind: name)])
-            return SendOutcome(remoteID: detail.group.id) { db in try FamilyCache.storeGroupDetail(detail, now: now, in: db) }
+                "/v1/groups",
+                ["name": try payload.require(payload.name, "name", kind: name)]
+            )
+            return SendOutcome(remoteID: detail.group.id) { db in
+                try FamilyCache.storeGroupDetail(detail, now: now, in: db)
+            }
         case .memberAdd:
             let group = try remote(payload.require(payload.group, "group", kind: name), "group")
             var body: [String: Any] = [:]
@@ -30,7 +34,9 @@ struct FamilySender: Sendable {
         case .roundStart:
             let group = try remote(payload.require(payload.group, "group", kind: name), "group")
             let detail: FamilyRoundDetail = try await post(
-                "/v1/groups/\(group)/rounds", payload.name.map { ["name": $0] } ?? [:])
+                "/v1/groups/\(group)/rounds",
+                payload.name.map { ["name": $0] } ?? [:]
+            )
             return SendOutcome(remoteID: detail.round.id) { db in try FamilyCache.storeRound(detail, now: now, in: db) }
         case .roundClose:
             let round = try remote(payload.require(payload.round, "round", kind: name), "round")
@@ -39,21 +45,34 @@ struct FamilySender: Sendable {
         case .suggest:
             let round = try remote(payload.require(payload.round, "round", kind: name), "round")
             let suggestion: FamilySuggestion = try await post(
-                "/v1/rounds/\(round)/suggestions", ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)])
+                "/v1/rounds/\(round)/suggestions",
+                ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)]
+            )
             return SendOutcome { db in try FamilyCache.storeSuggestion(suggestion, in: db) }
         case .vote:
             let round = try remote(payload.require(payload.round, "round", kind: name), "round")
             let tmdbID = try payload.require(payload.tmdbID, "tmdb_id", kind: name)
             let value = try payload.require(payload.value, "value", kind: name)
-            let vote: FamilyVote = try await request("PUT", "/v1/rounds/\(round)/votes/\(tmdbID)", ["value": value.rawValue])
+            let vote: FamilyVote = try await request(
+                "PUT",
+                "/v1/rounds/\(round)/votes/\(tmdbID)",
+                ["value": value.rawValue]
+            )
             let local = LocalVote(
-                roundID: round, tmdbID: tmdbID, memberKey: payload.actingAs ?? FamilyClient.selfKey, value: value,
-                state: "sent", note: "counted for \(vote.memberID)")
+                roundID: round,
+                tmdbID: tmdbID,
+                memberKey: payload.actingAs ?? FamilyClient.selfKey,
+                value: value,
+                state: "sent",
+                note: "counted for \(vote.memberID)"
+            )
             return SendOutcome { db in try FamilyCache.storeVote(local, in: db) }
         case .pick:
             let round = try remote(payload.require(payload.round, "round", kind: name), "round")
             let pick: FamilyPick = try await post(
-                "/v1/rounds/\(round)/pick", ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)])
+                "/v1/rounds/\(round)/pick",
+                ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)]
+            )
             return SendOutcome { db in try FamilyCache.storePick(pick, in: db) }
         }
     }
@@ -62,7 +81,9 @@ struct FamilySender: Sendable {
     private func remote(_ id: String, _ what: String) throws -> String {
         guard !id.hasPrefix(FamilyClient.localPrefix) else {
             throw FerryError(
-                .remoteUnavailable, "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it")
+                .remoteUnavailable,
+                "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
+            )
         }
         return id
     }
@@ -92,7 +113,11 @@ struct FamilySender: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
         } catch {
-            throw FerryError(.rejected, "the remote's answer to \(method) \(path) could not be read: \(error)", underlying: error)
+            throw FerryError(
+                .rejected,
+                "the remote's answer to \(method) \(path) could not be read: \(error)",
+                underlying: error
+            )
         }
     }
 }

@@ -28,7 +28,8 @@ public enum FamilyCache {
                     INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at
                     """,
-                arguments: [group.id, try encode(group), now.timeIntervalSince1970])
+                arguments: [group.id, try encode(group), now.timeIntervalSince1970]
+            )
         }
     }
 
@@ -41,9 +42,12 @@ public enum FamilyCache {
                 ON CONFLICT(id) DO UPDATE SET json = excluded.json, active_round_id = excluded.active_round_id,
                     detailed = 1, fetched_at = excluded.fetched_at
                 """,
-            arguments: [group.id, try encode(group), detail.activeRound?.round.id, now.timeIntervalSince1970])
+            arguments: [group.id, try encode(group), detail.activeRound?.round.id, now.timeIntervalSince1970]
+        )
         try db.execute(
-            sql: "DELETE FROM family_members WHERE group_id = ? AND id NOT LIKE 'local-%'", arguments: [group.id])
+            sql: "DELETE FROM family_members WHERE group_id = ? AND id NOT LIKE 'local-%'",
+            arguments: [group.id]
+        )
         for member in detail.members { try storeMember(member, in: db) }
         if let round = detail.activeRound { try storeRound(round, now: now, in: db) }
     }
@@ -56,11 +60,20 @@ public enum FamilyCache {
 
     /// The cached group `id` with its members and active round; nil when never fetched.
     public static func groupDetail(_ id: String, in db: Database) throws -> FamilyGroupDetail? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT json, active_round_id FROM family_groups WHERE id = ?", arguments: [id])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT json, active_round_id FROM family_groups WHERE id = ?",
+                arguments: [id]
+            )
         else { return nil }
         let group = try decode(FamilyGroup.self, row["json"])
-        let members = try Data.fetchAll(db, sql: "SELECT json FROM family_members WHERE group_id = ? ORDER BY rowid", arguments: [id])
-            .map { try decode(FamilyMember.self, $0) }
+        let members = try Data.fetchAll(
+            db,
+            sql: "SELECT json FROM family_members WHERE group_id = ? ORDER BY rowid",
+            arguments: [id]
+        )
+        .map { try decode(FamilyMember.self, $0) }
         let activeID: String? = row["active_round_id"]
         let active = try activeID.flatMap { try roundDetail($0, in: db) }
         return FamilyGroupDetail(group: group, members: members, activeRound: active)
@@ -77,7 +90,8 @@ public enum FamilyCache {
     static func storeMember(_ member: FamilyMember, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO family_members (id, group_id, json) VALUES (?, ?, ?)",
-            arguments: [member.id, member.groupID, try encode(member)])
+            arguments: [member.id, member.groupID, try encode(member)]
+        )
     }
 
     // MARK: Rounds
@@ -96,14 +110,18 @@ public enum FamilyCache {
     static func storeRound(_ round: FamilyRound, now: Date, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO family_rounds (id, group_id, status, json, fetched_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [round.id, round.groupID, round.status, try encode(round), now.timeIntervalSince1970])
+            arguments: [round.id, round.groupID, round.status, try encode(round), now.timeIntervalSince1970]
+        )
         if round.status == "voting" || round.status == "pending" {
             try db.execute(
-                sql: "UPDATE family_groups SET active_round_id = ? WHERE id = ?", arguments: [round.id, round.groupID])
+                sql: "UPDATE family_groups SET active_round_id = ? WHERE id = ?",
+                arguments: [round.id, round.groupID]
+            )
         } else {
             try db.execute(
                 sql: "UPDATE family_groups SET active_round_id = NULL WHERE id = ? AND active_round_id = ?",
-                arguments: [round.groupID, round.id])
+                arguments: [round.groupID, round.id]
+            )
         }
     }
 
@@ -111,7 +129,8 @@ public enum FamilyCache {
     static func setRoundStatus(_ id: String, _ status: String, in db: Database) throws {
         guard var round = try round(id, in: db) else { return }
         round.status = status
-        let fetched = try Double.fetchOne(db, sql: "SELECT fetched_at FROM family_rounds WHERE id = ?", arguments: [id]) ?? 0
+        let fetched =
+            try Double.fetchOne(db, sql: "SELECT fetched_at FROM family_rounds WHERE id = ?", arguments: [id]) ?? 0
         try storeRound(round, now: Date(timeIntervalSince1970: fetched), in: db)
     }
 
@@ -125,9 +144,17 @@ public enum FamilyCache {
     public static func roundDetail(_ id: String, in db: Database) throws -> FamilyRoundDetail? {
         guard let round = try round(id, in: db) else { return nil }
         let suggestions = try Data.fetchAll(
-            db, sql: "SELECT json FROM family_suggestions WHERE round_id = ? ORDER BY rowid", arguments: [id]
+            db,
+            sql: "SELECT json FROM family_suggestions WHERE round_id = ? ORDER BY rowid",
+            arguments: [id]
         ).map { try decode(FamilySuggestion.self, $0) }
-        return FamilyRoundDetail(round: round, suggestions: suggestions, votes: nil, tallies: nil, pick: try pick(id, in: db))
+        return FamilyRoundDetail(
+            round: round,
+            suggestions: suggestions,
+            votes: nil,
+            tallies: nil,
+            pick: try pick(id, in: db)
+        )
     }
 
     /// When round `id` was last fetched.
@@ -141,7 +168,8 @@ public enum FamilyCache {
     static func storeSuggestion(_ suggestion: FamilySuggestion, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO family_suggestions (round_id, tmdb_id, json) VALUES (?, ?, ?)",
-            arguments: [suggestion.roundID, suggestion.tmdbID, try encode(suggestion)])
+            arguments: [suggestion.roundID, suggestion.tmdbID, try encode(suggestion)]
+        )
     }
 
     // MARK: Picks
@@ -154,7 +182,8 @@ public enum FamilyCache {
                 ON CONFLICT(round_id) DO UPDATE SET tmdb_id = excluded.tmdb_id, json = excluded.json, state = 'picked',
                     lost_tmdb_id = coalesce(excluded.lost_tmdb_id, CASE WHEN family_picks.state = 'picked' THEN family_picks.lost_tmdb_id END)
                 """,
-            arguments: [pick.roundID, pick.tmdbID, try encode(pick), lost])
+            arguments: [pick.roundID, pick.tmdbID, try encode(pick), lost]
+        )
         if try round(pick.roundID, in: db)?.status != "picked" { try setRoundStatus(pick.roundID, "picked", in: db) }
     }
 
@@ -166,7 +195,8 @@ public enum FamilyCache {
                 ON CONFLICT(round_id) DO UPDATE SET tmdb_id = excluded.tmdb_id, json = excluded.json
                     WHERE family_picks.state = 'pending'
                 """,
-            arguments: [pick.roundID, pick.tmdbID, try encode(pick)])
+            arguments: [pick.roundID, pick.tmdbID, try encode(pick)]
+        )
     }
 
     /// The pick of round `id`: the remote's, or one still queued here (see `pickState`).
@@ -186,43 +216,68 @@ public enum FamilyCache {
     static func storeAttendees(_ members: [String], round: String, in db: Database) throws {
         for member in members {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO family_attendees (round_id, member_id) VALUES (?, ?)", arguments: [round, member])
+                sql: "INSERT OR IGNORE INTO family_attendees (round_id, member_id) VALUES (?, ?)",
+                arguments: [round, member]
+            )
         }
     }
 
     /// The members recorded here as attending round `id`.
     public static func attendees(_ id: String, in db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT member_id FROM family_attendees WHERE round_id = ? ORDER BY rowid", arguments: [id])
+        try String.fetchAll(
+            db,
+            sql: "SELECT member_id FROM family_attendees WHERE round_id = ? ORDER BY rowid",
+            arguments: [id]
+        )
     }
 
     // MARK: Votes cast here
 
     static func storeVote(_ vote: LocalVote, in db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO family_votes (round_id, tmdb_id, member_key, value, state, note) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [vote.roundID, vote.tmdbID, vote.memberKey, vote.value.rawValue, vote.state, vote.note])
+            sql:
+                "INSERT OR REPLACE INTO family_votes (round_id, tmdb_id, member_key, value, state, note) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [vote.roundID, vote.tmdbID, vote.memberKey, vote.value.rawValue, vote.state, vote.note]
+        )
     }
 
-    static func setVoteState(round: String, tmdbID: Int, memberKey: String, state: String, note: String?, in db: Database) throws {
+    static func setVoteState(
+        round: String,
+        tmdbID: Int,
+        memberKey: String,
+        state: String,
+        note: String?,
+        in db: Database
+    ) throws {
         try db.execute(
             sql: "UPDATE family_votes SET state = ?, note = ? WHERE round_id = ? AND tmdb_id = ? AND member_key = ?",
-            arguments: [state, note, round, tmdbID, memberKey])
+            arguments: [state, note, round, tmdbID, memberKey]
+        )
     }
 
     /// The votes cast from this device in round `id`. A pending vote whose operation became a
     /// dead letter, or was discarded from the queue, says so instead of staying `pending`.
     public static func localVotes(_ id: String, in db: Database) throws -> [LocalVote] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM family_votes WHERE round_id = ? ORDER BY tmdb_id, member_key", arguments: [id]
+            db,
+            sql: "SELECT * FROM family_votes WHERE round_id = ? ORDER BY tmdb_id, member_key",
+            arguments: [id]
         ).map { row in
             var vote = LocalVote(
-                roundID: row["round_id"], tmdbID: row["tmdb_id"], memberKey: row["member_key"],
-                value: VoteValue(rawValue: row["value"]) ?? .up, state: row["state"], note: row["note"])
+                roundID: row["round_id"],
+                tmdbID: row["tmdb_id"],
+                memberKey: row["member_key"],
+                value: VoteValue(rawValue: row["value"]) ?? .up,
+                state: row["state"],
+                note: row["note"]
+            )
             guard vote.state == "pending" else { return vote }
             let operation = try Row.fetchOne(
                 db,
-                sql: "SELECT state, last_error FROM kernel_operations WHERE plugin = 'family' AND kind = 'vote' AND entity = ? ORDER BY seq DESC LIMIT 1",
-                arguments: ["\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)"])
+                sql:
+                    "SELECT state, last_error FROM kernel_operations WHERE plugin = 'family' AND kind = 'vote' AND entity = ? ORDER BY seq DESC LIMIT 1",
+                arguments: ["\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)"]
+            )
             if let operation, operation["state"] == "dead" {
                 vote.state = "failed"
                 vote.note = (operation["last_error"] as String?).map { "\($0); see `ferry queue list --state dead`" }
@@ -239,25 +294,33 @@ public enum FamilyCache {
     /// Rewrites every reference to an entity created offline once the remote named it.
     static func remap(localID: String, to remoteID: String, in db: Database) throws {
         for table in ["family_groups", "family_members", "family_rounds"] {
-            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [remoteID]) ?? false
+            let exists =
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [remoteID]) ?? false
             if exists {
                 try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [localID])
             } else {
                 try db.execute(sql: "UPDATE \(table) SET id = ? WHERE id = ?", arguments: [remoteID, localID])
             }
         }
-        try db.execute(sql: "UPDATE family_groups SET active_round_id = ? WHERE active_round_id = ?", arguments: [remoteID, localID])
+        try db.execute(
+            sql: "UPDATE family_groups SET active_round_id = ? WHERE active_round_id = ?",
+            arguments: [remoteID, localID]
+        )
         // The kernel rewrites entity keys equal to the local id; composite keys (round/tmdb/member) are ours to rewrite.
         try db.execute(
-            sql: "UPDATE kernel_operations SET entity = ? || substr(entity, ?) WHERE plugin = 'family' AND substr(entity, 1, ?) = ?",
-            arguments: [remoteID, localID.count + 1, localID.count + 1, localID + "/"])
+            sql:
+                "UPDATE kernel_operations SET entity = ? || substr(entity, ?) WHERE plugin = 'family' AND substr(entity, 1, ?) = ?",
+            arguments: [remoteID, localID.count + 1, localID.count + 1, localID + "/"]
+        )
         for (table, column) in [
             ("family_members", "group_id"), ("family_rounds", "group_id"), ("family_suggestions", "round_id"),
             ("family_picks", "round_id"), ("family_attendees", "round_id"), ("family_votes", "round_id"),
             ("family_attendees", "member_id"), ("family_votes", "member_key"),
         ] {
             try db.execute(
-                sql: "UPDATE OR REPLACE \(table) SET \(column) = ? WHERE \(column) = ?", arguments: [remoteID, localID])
+                sql: "UPDATE OR REPLACE \(table) SET \(column) = ? WHERE \(column) = ?",
+                arguments: [remoteID, localID]
+            )
         }
     }
 
@@ -266,7 +329,10 @@ public enum FamilyCache {
         for table in ["family_groups", "family_members", "family_rounds"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [localID])
         }
-        try db.execute(sql: "UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?", arguments: [localID])
+        try db.execute(
+            sql: "UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?",
+            arguments: [localID]
+        )
         try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [localID])
     }
 }

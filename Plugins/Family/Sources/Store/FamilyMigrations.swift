@@ -16,7 +16,8 @@ enum FamilyMigrations {
                         detailed INTEGER NOT NULL DEFAULT 0,
                         fetched_at DOUBLE NOT NULL
                     )
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.members") { db in
             try db.execute(
@@ -27,7 +28,8 @@ enum FamilyMigrations {
                         json BLOB NOT NULL
                     );
                     CREATE INDEX family_members_group ON family_members(group_id)
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.rounds") { db in
             try db.execute(
@@ -40,7 +42,8 @@ enum FamilyMigrations {
                         fetched_at DOUBLE NOT NULL
                     );
                     CREATE INDEX family_rounds_group ON family_rounds(group_id, status)
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.suggestions") { db in
             try db.execute(
@@ -51,7 +54,8 @@ enum FamilyMigrations {
                         json BLOB NOT NULL,
                         PRIMARY KEY (round_id, tmdb_id)
                     )
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.picks") { db in
             try db.execute(
@@ -63,7 +67,8 @@ enum FamilyMigrations {
                         state TEXT NOT NULL,
                         lost_tmdb_id INTEGER
                     )
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.attendees") { db in
             try db.execute(
@@ -73,7 +78,8 @@ enum FamilyMigrations {
                         member_id TEXT NOT NULL,
                         PRIMARY KEY (round_id, member_id)
                     )
-                    """)
+                    """
+            )
         },
         StoreMigration("family.v1.votes") { db in
             try db.execute(
@@ -87,7 +93,8 @@ enum FamilyMigrations {
                         note TEXT,
                         PRIMARY KEY (round_id, tmdb_id, member_key)
                     )
-                    """)
+                    """
+            )
         },
     ]
 }

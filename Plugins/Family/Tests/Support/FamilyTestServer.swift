@@ -1,7 +1,7 @@
 import FamilyPlugin
+import FerryServer
 import Foundation
 import Logging
-import FerryServer
 import SyncKernel
 import SyncKernelTesting
 
@@ -34,7 +34,8 @@ struct FamilyTestServer: Sendable {
     func login(_ username: String = "demo") async throws -> String {
         struct Body: Decodable { var access_token: String }
         let response = try await HTTPTransport(baseURL: server.baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": "\(username)-password"]))
+            try .json("POST", "/v1/auth/login", body: ["username": username, "password": "\(username)-password"])
+        )
         return try JSONDecoder().decode(Body.self, from: response.body).access_token
     }
 
@@ -42,14 +43,21 @@ struct FamilyTestServer: Sendable {
     func device(_ username: String = "demo", yaml: String = online) async throws -> Device {
         let credentials = StaticCredentials(token: try await login(username))
         let test = try await TestRuntime.make(
-            server: server.baseURL, yaml: yaml, plugins: [FamilyPlugin.self], credentials: credentials)
+            server: server.baseURL,
+            yaml: yaml,
+            plugins: [FamilyPlugin.self],
+            credentials: credentials
+        )
         test.connectivity.set(.online)
         return Device(test: test, credentials: credentials)
     }
 
     /// `GET path` on the server as `username`, decoded.
     func get<T: Decodable>(_ path: String, as username: String = "demo", _ type: T.Type = T.self) async throws -> T {
-        let transport = HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: try await login(username)))
+        let transport = HTTPTransport(
+            baseURL: server.baseURL,
+            credentials: StaticCredentials(token: try await login(username))
+        )
         return try JSONDecoder().decode(T.self, from: try await transport.send(HTTPRequest("GET", path)).body)
     }
 
@@ -61,7 +69,9 @@ struct FamilyTestServer: Sendable {
     /// Request counts per route (`/admin/stats`).
     func requests() async throws -> [String: Int] {
         struct Body: Decodable { var requests: [String: Int] }
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(HTTPRequest("GET", "/admin/stats", authenticated: false))
+        let response = try await HTTPTransport(baseURL: server.baseURL).send(
+            HTTPRequest("GET", "/admin/stats", authenticated: false)
+        )
         return try JSONDecoder().decode(Body.self, from: response.body).requests
     }
 
