@@ -44,6 +44,9 @@ struct QueuedCreationTests {
             #expect(view.attendees == ["mem_kid"])
             #expect(view.detail.votes?.map(\.memberID) == ["mem_demo"])
             #expect(view.localVotes.map(\.state) == ["sent"])
+            // The local id the user saw still works: it now means the server's round.
+            let byLocalID = try await device.family.round(started.value.id)
+            #expect(!byLocalID.fromCache && byLocalID.value.detail.round.id == round.round.id)
         }
     }
 }

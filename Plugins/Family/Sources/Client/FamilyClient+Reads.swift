@@ -19,9 +19,10 @@ extension FamilyClient {
 
     /// A group with its members and active round: fresh when online, else cached.
     public func group(_ id: String) async throws -> Fetched<FamilyGroupDetail> {
-        try Self.validate(id, "group")
+        let id = try await resolved(id, "group")
         return try await read(
             "group \(id)",
+            local: id.hasPrefix(Self.localPrefix),
             remote: { try await get("/v1/groups/\(id)", FamilyGroupDetail.self) },
             store: { detail, now, db in try FamilyCache.storeGroupDetail(detail, now: now, in: db) },
             cached: { db in
@@ -33,9 +34,10 @@ extension FamilyClient {
     /// A round with suggestions, the pick and, when online, fresh votes and tallies.
     /// Offline it is the cached round, without tallies (they are never cached).
     public func round(_ id: String) async throws -> Fetched<FamilyRoundView> {
-        try Self.validate(id, "round")
+        let id = try await resolved(id, "round")
         let fetched = try await read(
             "round \(id)",
+            local: id.hasPrefix(Self.localPrefix),
             remote: { try await get("/v1/rounds/\(id)", FamilyRoundDetail.self) },
             store: { detail, now, db in try FamilyCache.storeRound(detail, now: now, in: db) },
             cached: { db in
@@ -79,12 +81,13 @@ extension FamilyClient {
     /// remote does not answer; an error naming the fix when neither is possible.
     func read<T: Sendable>(
         _ what: String,
+        local: Bool = false,
         remote: () async throws -> T,
         store: @escaping @Sendable (T, Date, Database) throws -> Void,
         cached: @escaping @Sendable (Database) throws -> (T, Date?)?
     ) async throws -> Fetched<T> {
-        var reason = "offline"
-        if await isOnline {
+        var reason = local ? "created offline, not on the remote yet" : "offline"
+        if !local, await isOnline {
             do {
                 let value = try await remote()
                 let now = runtime.clock.now()

@@ -6,8 +6,7 @@ extension FamilyClient {
     /// `config.yaml`, else the user's only group.
     func resolveGroup(_ given: String?) async throws -> String {
         if let given = given?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
-            try Self.validate(given, "group")
-            return given
+            return try await resolved(given, "group")
         }
         if let configured = try settings.defaultGroup { return configured }
         let groups = try await self.groups().value
@@ -47,5 +46,15 @@ extension FamilyClient {
             )
         }
         return ids
+    }
+
+    /// A checked id; a local id (`local-…`) whose entity the remote has named since becomes the remote's id.
+    func resolved(_ id: String, _ what: String) async throws -> String {
+        try Self.validate(id, what)
+        guard id.hasPrefix(Self.localPrefix) else { return id }
+        let remote = try await runtime.store.read { db in
+            try IDMappings.remoteID(plugin: FamilyPlugin.name, localID: id, in: db)
+        }
+        return remote ?? id
     }
 }

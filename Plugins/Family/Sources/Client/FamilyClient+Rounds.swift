@@ -64,7 +64,7 @@ extension FamilyClient {
 
     /// Closes a round: it takes no more suggestions or votes.
     public func closeRound(_ round: String) async throws -> FamilyWrite<FamilyRound?> {
-        try Self.validate(round, "round")
+        let round = try await resolved(round, "round")
         let result = try await write("closing round \(round)") {
             try await submit(.roundClose, entity: round, FamilyPayload(round: round, actingAs: await actingAs()))
         }
@@ -75,7 +75,7 @@ extension FamilyClient {
 
     /// Suggests a movie (by TMDB id) for a round; suggesting it again changes nothing.
     public func suggest(round: String, tmdbID: Int) async throws -> FamilyWrite<FamilySuggestion?> {
-        try Self.validate(round, "round")
+        let round = try await resolved(round, "round")
         try Self.validateTMDB(tmdbID)
         let result = try await write("suggesting movie \(tmdbID) for round \(round)") {
             try await submit(

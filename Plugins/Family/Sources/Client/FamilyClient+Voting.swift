@@ -7,7 +7,7 @@ extension FamilyClient {
     /// member per movie per round: a new vote replaces the old one, and queued votes on the
     /// same movie by the same member coalesce into the latest.
     public func vote(round: String, tmdbID: Int, value: VoteValue) async throws -> FamilyWrite<LocalVote> {
-        try Self.validate(round, "round")
+        let round = try await resolved(round, "round")
         try Self.validateTMDB(tmdbID)
         let acting = await actingAs()
         let memberKey = acting ?? Self.selfKey
@@ -39,7 +39,7 @@ extension FamilyClient {
     /// Picks the round's movie: exactly once per round, by the group's creator. When
     /// someone picked first, their pick is adopted locally and reported, never retried.
     public func pick(round: String, tmdbID: Int) async throws -> PickResult {
-        try Self.validate(round, "round")
+        let round = try await resolved(round, "round")
         try Self.validateTMDB(tmdbID)
         let acting = await actingAs()
         let queued = isQueued(.pick)
