@@ -77,8 +77,13 @@ enum OutboxQueries {
         account: String?,
         in db: Database
     ) throws -> [QueuedOperation] {
+        // INDEXED BY: the partial index kernel_operations_ready serves the ORDER BY, so the
+        // first due rows are read in order. Left to itself the planner picks the (state,
+        // plugin) index for the equalities and sorts every pending row on each call: 30 ms
+        // per call at 100k pending, measured by ferry-bench.
         var sql = """
-            SELECT * FROM kernel_operations WHERE state = 'pending' AND next_attempt_at <= ?
+            SELECT * FROM kernel_operations INDEXED BY kernel_operations_ready
+            WHERE state = 'pending' AND next_attempt_at <= ?
               AND plugin IN (\(databaseQuestionMarks(count: plugins.count)))
             """
         var arguments: StatementArguments = [now.timeIntervalSince1970]
