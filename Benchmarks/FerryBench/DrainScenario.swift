@@ -26,6 +26,9 @@ struct DrainScenario {
             let token = try await login(client, base: server.baseURL)
             let plain = PlainLoop(client: client, base: server.baseURL, token: token)
 
+            // Warm up the connection pool and the server's code paths, outside the timings.
+            _ = try await plain.health(20)
+            _ = try await plain.puts(20, prefix: "warmup")
             let health = try await plain.health(count)
             let single = try await plain.puts(count, prefix: "plain")
             let batched = try await plain.batched(count, size: 100, prefix: "batch")

@@ -30,7 +30,7 @@ struct GrowthScenario {
                 var seq: Int64 = 0
                 try raw.transaction {
                     try raw.query(
-                        "SELECT seq FROM kernel_operations WHERE state = 'pending' AND next_attempt_at <= ? AND plugin IN ('bench') ORDER BY next_attempt_at, seq LIMIT 1",
+                        "SELECT seq FROM kernel_operations INDEXED BY kernel_operations_ready WHERE state = 'pending' AND next_attempt_at <= ? AND plugin IN ('bench') ORDER BY next_attempt_at, seq LIMIT 1",
                         [.double(Date().timeIntervalSince1970)]) { seq = RawSQLite.int($0, 0) }
                     try raw.run("UPDATE kernel_operations SET state = 'in_flight', lease_owner = 'raw', lease_until = ?, dispatched = 1 WHERE seq = ?", [.double(0), .int(seq)])
                 }
