@@ -1,0 +1,48 @@
+import FamilyPlugin
+import Foundation
+import Testing
+
+/// Two `ferry` processes, each with its own store, picking the same round at once.
+@Suite("Family: picks from two processes")
+struct ProcessPickTests {
+    typealias Server = FamilyTestServer
+
+    @Test(.enabled(if: FerryProcess.executable != nil, "needs .build/debug/ferry; run `swift build` first"))
+    func twoProcessesPickingAtOnceEndWithOnePickAndOneConflictReport() async throws {
+        let executable = try #require(FerryProcess.executable)
+        try await Server.with { server in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ferry-family-\(UUID().uuidString)"
+            )
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let first = try FerryProcess.make(
+                executable: executable,
+                server: server.server.baseURL,
+                folder: folder.appendingPathComponent("a")
+            )
+            let second = try FerryProcess.make(
+                executable: executable,
+                server: server.server.baseURL,
+                folder: folder.appendingPathComponent("b")
+            )
+            async let a = first.run(["family", "pick", Server.round, "129"])
+            async let b = second.run(["family", "pick", Server.round, "603"])
+            let outcomes = try await [a, b]
+
+            let remote = try #require(try await server.round().pick)
+            #expect(outcomes.map(\.status).sorted() == [0, 75], "\(outcomes)")
+            let winner = try #require(outcomes.first { $0.status == 0 })
+            let loser = try #require(outcomes.first { $0.status == 75 })
+            #expect(winner.output.contains("Picked \(remote.title ?? "?")"))
+            #expect(loser.output.contains("already picked: \(remote.title ?? "?") (\(remote.tmdbID)) won"))
+            #expect(try await server.requests()["POST /v1/rounds/{id}/pick"] == 2)
+
+            // The loser's own store now shows the server's pick, even offline.
+            let loserProcess = outcomes[0].status == 75 ? first : second
+            _ = try await loserProcess.run(["network", "offline"])
+            let shown = try await loserProcess.run(["family", "round", "show", Server.round])
+            #expect(shown.status == 0 && shown.output.contains("Picked: \(remote.title ?? "?")"))
+            #expect(shown.output.contains("lost"))
+        }
+    }
+}
