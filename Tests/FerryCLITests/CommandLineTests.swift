@@ -6,53 +6,53 @@ import Testing
 struct CommandLineTests {
     static let offlineConfig = "server: http://127.0.0.1:9\nplugins:\n  recipes: {}\n"
 
-    @Test func anUnknownKeyExitsWithTheConfigurationCodeAndNamesIt() throws {
+    @Test func anUnknownKeyExitsWithTheConfigurationCodeAndNamesIt() async throws {
         let ferry = try FerryProcess.make(config: "server: http://127.0.0.1:9\nsyncc: {}\n")
-        let result = try ferry.run(["status"])
+        let result = try await ferry.run(["status"])
         #expect(result.status == 78)
         #expect(result.error.contains("config.yaml:2: unknown key syncc"))
     }
 
-    @Test func aMissingConfigurationSaysHowToPointAtOne() throws {
+    @Test func aMissingConfigurationSaysHowToPointAtOne() async throws {
         let ferry = try FerryProcess.make(config: "")
-        let result = try ferry.run(["status", "--config", "nowhere.yaml"])
+        let result = try await ferry.run(["status", "--config", "nowhere.yaml"])
         #expect(result.status == 78)
         #expect(result.error.contains("--config PATH or set FERRY_CONFIG"))
     }
 
-    @Test func configCheckReportsTheEnabledPlugins() throws {
+    @Test func configCheckReportsTheEnabledPlugins() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
-        let result = try ferry.run(["config", "check", "--json"])
+        let result = try await ferry.run(["config", "check", "--json"])
         #expect(result.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         #expect(report?["plugins"] as? [String] == ["recipes"])
     }
 
-    @Test func airplaneModeIsSharedByEveryProcessUntilAuto() throws {
+    @Test func airplaneModeIsSharedByEveryProcessUntilAuto() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
-        #expect(try ferry.run(["network", "offline"]).output.contains("offline (forced)"))
-        let status = try ferry.run(["status", "--json"])
+        #expect(try await ferry.run(["network", "offline"]).output.contains("offline (forced)"))
+        let status = try await ferry.run(["status", "--json"])
         let json = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
         #expect((json?["connectivity"] as? [String: Any])?["reachable"] as? Bool == false)
-        #expect(try ferry.run(["network", "auto"]).status == 0)
-        #expect(try ferry.run(["network"]).output.contains("(forced)") == false)
+        #expect(try await ferry.run(["network", "auto"]).status == 0)
+        #expect(try await ferry.run(["network"]).output.contains("(forced)") == false)
     }
 
-    @Test func anUnknownOperationIdIsNotFound() throws {
+    @Test func anUnknownOperationIdIsNotFound() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
-        let result = try ferry.run(["queue", "show", "deadbeef"])
+        let result = try await ferry.run(["queue", "show", "deadbeef"])
         #expect(result.status == 66)
         #expect(result.error.contains("ferry queue list"))
     }
 
-    @Test func runOnceWithNothingToDoSucceedsOffline() throws {
+    @Test func runOnceWithNothingToDoSucceedsOffline() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
-        let result = try ferry.run(["run", "--once"])
+        let result = try await ferry.run(["run", "--once"])
         #expect(result.status == 0)
         #expect(result.output.contains("nothing waiting"))
     }
 
-    @Test func theRunnerStopsCleanlyOnSIGTERM() throws {
+    @Test func theRunnerStopsCleanlyOnSIGTERM() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
         let running = try ferry.start(["run"])
         var banner = Data()

@@ -21,23 +21,23 @@ struct DeclaredDomainCommandTests {
                   save: {method: PUT, path: "/v1/saved-recipes/{entity}", cancels: [unsave]}
                   unsave: {method: DELETE, path: "/v1/saved-recipes/{entity}", cancels: [save]}
             """)
-        let first = try ferry.run(["run", "--once"])
+        let first = try await ferry.run(["run", "--once"])
         #expect(first.status == 0, "\(first.error)")
-        let pulled = try ferry.run(["domain", "favourites", "list", "--json"])
+        let pulled = try await ferry.run(["domain", "favourites", "list", "--json"])
         let entities = (try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [[String: Any]])?.compactMap { $0["entity"] as? String }
         #expect(entities?.contains("demo-dal") == true)
 
-        #expect(try ferry.run(["domain", "favourites", "save", "demo-pancakes"]).output.contains("queued save"))
-        #expect(try ferry.run(["domain", "favourites", "unsave", "demo-dal"]).status == 0)
-        let sent = try ferry.run(["run", "--once"])
+        #expect(try await ferry.run(["domain", "favourites", "save", "demo-pancakes"]).output.contains("queued save"))
+        #expect(try await ferry.run(["domain", "favourites", "unsave", "demo-dal"]).status == 0)
+        let sent = try await ferry.run(["run", "--once"])
         #expect(sent.output.contains("sent 2"), "\(sent.output)")
         let fresh = try FerryProcess.make(config: try String(contentsOf: ferry.folder.appendingPathComponent("config.yaml"), encoding: .utf8))
-        #expect(try fresh.run(["run", "--once"]).status == 0)
-        let after = try fresh.run(["domain", "favourites", "list"]).output
+        #expect(try await fresh.run(["run", "--once"]).status == 0)
+        let after = try await fresh.run(["domain", "favourites", "list"]).output
         #expect(after.contains("demo-pancakes"))
         #expect(!after.contains("demo-dal"))
 
-        let unknown = try ferry.run(["domain", "favourites", "sav", "x"])
+        let unknown = try await ferry.run(["domain", "favourites", "sav", "x"])
         #expect(unknown.status == 64)
         #expect(unknown.error.contains("it has: save, unsave"))
         await server.stop()

@@ -1,16 +1,13 @@
 import FerryServer
 import Foundation
 import Logging
+import SyncKernelTesting
 import Testing
 
 /// The commands as a new user types them, through the built `ferry` executable, in
 /// airplane mode and back. Skipped when `.build/debug/ferry` has not been built.
 @Suite("Movies: the ferry commands in airplane mode and back")
 struct AirplaneModeCLITests {
-    static let executable = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/ferry")
-
     struct Result {
         var status: Int32
         var output: String
@@ -18,36 +15,15 @@ struct AirplaneModeCLITests {
     }
 
     /// Runs `ferry` with `arguments` in `folder`, feeding `input` on standard input.
-    static func ferry(_ arguments: [String], in folder: URL, input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["FERRY_CONFIG"] = folder.appendingPathComponent("config.yaml").path
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self)
-        )
+    static func ferry(_ arguments: [String], in folder: URL, input: String = "") async throws -> Result {
+        let executable = try #require(FerryExecutable.built)
+        let result = try await FerryExecutable(url: executable, folder: folder).run(arguments, input: input)
+        return Result(status: result.status, output: result.output, errors: result.error)
     }
 
     @Test(
         .enabled(
-            if: FileManager.default.isExecutableFile(atPath: executable.path),
+            if: FerryExecutable.built != nil,
             "build the ferry executable first (swift build)"
         )
     )
@@ -65,33 +41,33 @@ struct AirplaneModeCLITests {
         try "server: \(server.baseURL)\ndata_dir: data\nplugins:\n  auth: {}\n  movies: {}\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
 
-        let login = try Self.ferry(
+        let login = try await Self.ferry(
             ["auth", "login", "--username", "demo", "--password-stdin"],
             in: folder,
             input: "demo-password\n"
         )
         #expect(login.status == 0, "\(login.errors)")
-        #expect(try Self.ferry(["movies", "list"], in: folder).output.contains("Heat"))
+        #expect(try await Self.ferry(["movies", "list"], in: folder).output.contains("Heat"))
 
-        #expect(try Self.ferry(["network", "offline"], in: folder).status == 0)
-        let offline = try Self.ferry(["movies", "list"], in: folder)
+        #expect(try await Self.ferry(["network", "offline"], in: folder).status == 0)
+        let offline = try await Self.ferry(["movies", "list"], in: folder)
         #expect(offline.status == 0)
         #expect(offline.output.contains("Spirited Away"))
         #expect(offline.errors.contains("offline"))
         #expect(
-            try Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder)
+            try await Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder)
                 .status == 0
         )
-        let added = try Self.ferry(["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"], in: folder)
+        let added = try await Self.ferry(["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"], in: folder)
         #expect(added.status == 0 && added.output.contains("local-"))
-        let byID = try Self.ferry(["movies", "add", "--tmdb", "603"], in: folder)
+        let byID = try await Self.ferry(["movies", "add", "--tmdb", "603"], in: folder)
         #expect(byID.status == 69 && byID.errors.contains("--title"))
-        #expect(try Self.ferry(["movies", "show", "m_demo_heat"], in: folder).output.contains("8/10"))
+        #expect(try await Self.ferry(["movies", "show", "m_demo_heat"], in: folder).output.contains("8/10"))
 
-        #expect(try Self.ferry(["network", "auto"], in: folder).status == 0)
-        let run = try Self.ferry(["run", "--once"], in: folder)
+        #expect(try await Self.ferry(["network", "auto"], in: folder).status == 0)
+        let run = try await Self.ferry(["run", "--once"], in: folder)
         #expect(run.status == 0, "\(run.output)\(run.errors)")
-        let listing = try Self.ferry(["movies", "list", "--json"], in: folder)
+        let listing = try await Self.ferry(["movies", "list", "--json"], in: folder)
         let object = try JSONSerialization.jsonObject(with: Data(listing.output.utf8)) as? [String: Any]
         let movies = object?["movies"] as? [[String: Any]] ?? []
         #expect(

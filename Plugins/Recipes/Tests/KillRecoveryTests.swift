@@ -30,7 +30,7 @@ struct KillRecoveryTests {
                   recipes: {}
                 """.write(to: config, atomically: true, encoding: .utf8)
             let ferry = FerryProcess(config: config.path)
-            let login = try ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
+            let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
             try #require(login.status == 0, "ferry auth login failed: \(login.errors)")
 
             // Queue work from separate commands, as a person would.
@@ -38,9 +38,9 @@ struct KillRecoveryTests {
             try Data(#"{"id": "kill-soup", "title": "Soup"}"#.utf8).write(to: recipe)
             let photo = folder.appendingPathComponent("soup.png")
             try samplePNG(4).write(to: photo)
-            try #require(try ferry.run(["recipes", "list", "--refresh"]).status == 0)
-            try #require(try ferry.run(["recipes", "save", "demo-pancakes"]).status == 0)
-            let added = try ferry.run(["recipes", "add", recipe.path, "--photo", photo.path])
+            try #require(try await ferry.run(["recipes", "list", "--refresh"]).status == 0)
+            try #require(try await ferry.run(["recipes", "save", "demo-pancakes"]).status == 0)
+            let added = try await ferry.run(["recipes", "add", recipe.path, "--photo", photo.path])
             try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
 
             // Every request is slow: the runner is killed while its sends are on the wire.
@@ -67,7 +67,7 @@ struct KillRecoveryTests {
 
             // The next start finishes the work.
             server.server.setFaults(FaultSettings())
-            let again = try ferry.run(["run", "--once"])
+            let again = try await ferry.run(["run", "--once"])
             #expect(again.status == 0, "ferry run --once: \(again.output) \(again.errors)")
 
             let token = try await server.login()

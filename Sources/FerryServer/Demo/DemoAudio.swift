@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 
 /// The demo music library: two artists, three albums of three WAV tone tracks, two collections.
@@ -23,7 +24,20 @@ enum DemoAudio {
     ]
 
     /// Generates the track files (a few MB at the default 6 s per track).
+    /// The demo tracks of `seconds` each, generated once per process (a few MB of tones
+    /// and their checksums are worth not recomputing for every server a process starts).
     static func files(seconds: Double) -> [File] {
+        generated.withLock { cache in
+            if let files = cache[seconds] { return files }
+            let files = generate(seconds: seconds)
+            cache[seconds] = files
+            return files
+        }
+    }
+
+    private static let generated = Mutex<[Double: [File]]>([:])
+
+    private static func generate(seconds: Double) -> [File] {
         albums.enumerated().flatMap { albumIndex, album in
             (1...3).map { number in
                 let data = WAVTone.make(frequency: album.base * (1 + Double(number - 1) * 0.25), seconds: seconds)

@@ -4,14 +4,15 @@ import GRDB
 /// Local ids given to entities created offline, and the ids the remote gave them later.
 public enum IDMappings {
     /// Records that `localID` is now `remoteID`, and rewrites every unsent operation of
-    /// `plugin` that refers to it: its entity key and any JSON string equal to it.
+    /// `plugin` that refers to it: its entity key (also a composite key such as
+    /// `round/movie/member` that contains it) and any JSON string equal to it.
     public static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",
             arguments: [plugin, localID, remoteID, now.timeIntervalSince1970])
         try db.execute(
-            sql: "UPDATE kernel_operations SET entity = ? WHERE plugin = ? AND entity = ?",
-            arguments: [remoteID, plugin, localID])
+            sql: "UPDATE kernel_operations SET entity = replace(entity, ?, ?) WHERE plugin = ? AND instr(entity, ?) > 0",
+            arguments: [localID, remoteID, plugin, localID])
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT seq, payload FROM kernel_operations WHERE plugin = ? AND instr(CAST(payload AS TEXT), ?) > 0",

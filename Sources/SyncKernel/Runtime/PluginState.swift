@@ -30,3 +30,11 @@ public enum PluginState {
             arguments: [plugin, now.timeIntervalSince1970])
     }
 }
+
+extension PluginState {
+    /// When `plugin` last pulled successfully, if ever.
+    public static func lastSync(_ plugin: String, in db: Database) throws -> Date? {
+        try Double.fetchOne(db, sql: "SELECT last_sync_at FROM kernel_plugin_state WHERE plugin = ?", arguments: [plugin])
+            .map(Date.init(timeIntervalSince1970:))
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SyncKernel
 
 /// Named reads and writes of the family plugin's tables; every write keeps the cache
 /// consistent with what the remote last said.
@@ -272,15 +273,12 @@ public enum FamilyCache {
                 note: row["note"]
             )
             guard vote.state == "pending" else { return vote }
-            let operation = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT state, last_error FROM kernel_operations WHERE plugin = 'family' AND kind = 'vote' AND entity = ? ORDER BY seq DESC LIMIT 1",
-                arguments: ["\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)"]
-            )
-            if let operation, operation["state"] == "dead" {
+            let operation = try Outbox.operations(
+                plugin: FamilyPlugin.name, entity: "\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)", in: db
+            ).last { $0.kind == "vote" }
+            if let operation, operation.state == .dead {
                 vote.state = "failed"
-                vote.note = (operation["last_error"] as String?).map { "\($0); see `ferry queue list --state dead`" }
+                vote.note = operation.lastError.map { "\($0); see `ferry queue list --state dead`" }
             } else if operation == nil {
                 vote.state = "not sent"
                 vote.note = "its queued operation was discarded"
@@ -305,12 +303,6 @@ public enum FamilyCache {
         try db.execute(
             sql: "UPDATE family_groups SET active_round_id = ? WHERE active_round_id = ?",
             arguments: [remoteID, localID]
-        )
-        // The kernel rewrites entity keys equal to the local id; composite keys (round/tmdb/member) are ours to rewrite.
-        try db.execute(
-            sql:
-                "UPDATE kernel_operations SET entity = ? || substr(entity, ?) WHERE plugin = 'family' AND substr(entity, 1, ?) = ?",
-            arguments: [remoteID, localID.count + 1, localID.count + 1, localID + "/"]
         )
         for (table, column) in [
             ("family_members", "group_id"), ("family_rounds", "group_id"), ("family_suggestions", "round_id"),

@@ -1,14 +1,10 @@
 import Foundation
+import SyncKernelTesting
 
 /// The built `ferry` executable run as a separate process, with its own config and store.
 struct FerryProcess: Sendable {
     /// Where `swift build` puts the executable, relative to the package root.
-    static var executable: URL? {
-        var folder = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { folder.deleteLastPathComponent() }  // file, Support, Tests, Family, Plugins
-        let url = folder.appendingPathComponent(".build/debug/ferry")
-        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
-    }
+    static var executable: URL? { FerryExecutable.built }
 
     /// What a run printed and how it ended.
     struct Outcome: Sendable {
@@ -42,26 +38,8 @@ struct FerryProcess: Sendable {
 
     /// Runs `ferry ARGUMENTS --config CONFIG` and waits for it to end.
     func run(_ arguments: [String]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + ["--config", config.path]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return Outcome(
-            status: status,
-            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            error: String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        )
+        let result = try await FerryExecutable(url: executable, folder: config.deletingLastPathComponent())
+            .run(arguments + ["--config", config.path])
+        return Outcome(status: result.status, output: result.output, error: result.error)
     }
 }

@@ -186,20 +186,7 @@ public struct MoviesLibrary: Sendable {
         let target = try await existing(id)
         if PendingMovies.isLocal(target) {
             try await store.write { db in
-                let inFlight =
-                    try Int.fetchOne(
-                        db,
-                        sql:
-                            "SELECT COUNT(*) FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state = 'in_flight'",
-                        arguments: [target]
-                    ) ?? 0
-                guard inFlight == 0 else {
-                    throw FerryError(.usage, "\(target) is being added to the server right now; try again in a moment")
-                }
-                try db.execute(
-                    sql: "DELETE FROM kernel_operations WHERE plugin = 'movies' AND entity = ?",
-                    arguments: [target]
-                )
+                try Outbox.discardAll(plugin: MoviesPlugin.name, entity: target, in: db)
                 try PendingMovies.delete(target, in: db)
             }
             return
@@ -224,12 +211,7 @@ public struct MoviesLibrary: Sendable {
         }
         let operation = try await store.write { db -> QueuedOperation? in
             try PendingMovies.choose(tmdbID, for: id, in: db)
-            return try QueuedOperation.fetchOne(
-                db,
-                sql:
-                    "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND kind = 'add_title' ORDER BY seq LIMIT 1",
-                arguments: [id]
-            )
+            return try Outbox.operations(plugin: MoviesPlugin.name, entity: id, in: db).first { $0.kind == "add_title" }
         }
         if let operation {
             try await runtime.retry(operation)

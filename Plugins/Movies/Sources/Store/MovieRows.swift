@@ -40,13 +40,7 @@ enum MovieRows {
 
     /// Unsent (and not dead) operations of the plugin on `entity`, oldest first.
     static func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
-        try QueuedOperation.fetchAll(
-            db.cachedStatement(
-                sql:
-                    "SELECT * FROM kernel_operations WHERE plugin = 'movies' AND entity = ? AND state != 'dead' ORDER BY seq"
-            ),
-            arguments: [entity]
-        )
+        try Outbox.operations(plugin: MoviesPlugin.name, entity: entity, in: db).filter { $0.state != .dead }
     }
 
     /// Applies `patch` to the row of `id`.
@@ -88,10 +82,7 @@ enum MovieRows {
 
     /// Cached movies (with local changes), removed ones included, optionally of one status.
     static func all(status: String? = nil, in db: Database) throws -> [Movie] {
-        let pendingEntities = try String.fetchSet(
-            db,
-            sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = 'movies' AND state != 'dead'"
-        )
+        let pendingEntities = try Outbox.entitiesWithWork(plugin: MoviesPlugin.name, in: db)
         var sql = "SELECT * FROM movies_movies"
         var arguments: StatementArguments = []
         if let status {

@@ -28,9 +28,7 @@ extension RecipeBook {
                         id: id, title: nil, saved: true, mine: false, onServer: true, pending: work[id]?.pending ?? [],
                         failed: work[id]?.failed ?? [], photo: nil))
             }
-            let lastSync = try Double.fetchOne(
-                db, sql: "SELECT last_sync_at FROM kernel_plugin_state WHERE plugin = ?", arguments: [RecipesPlugin.name])
-            return RecipeListing(recipes: items, lastSyncedAt: lastSync.map(Date.init(timeIntervalSince1970:)))
+            return RecipeListing(recipes: items, lastSyncedAt: try PluginState.lastSync(RecipesPlugin.name, in: db))
         }
     }
 
@@ -75,18 +73,13 @@ extension RecipeBook {
 
     /// Undelivered and failed operation kinds per recipe.
     static func work(in db: Database, entity: String? = nil) throws -> [String: (pending: [String], failed: [String])] {
-        var sql = "SELECT entity, kind, state FROM kernel_operations WHERE plugin = ?"
-        var arguments: StatementArguments = [RecipesPlugin.name]
-        if let entity {
-            sql += " AND entity = ?"
-            arguments += [entity]
-        }
+        let operations = try entity.map { try Outbox.operations(plugin: RecipesPlugin.name, entity: $0, in: db) }
+            ?? Outbox.operations(plugin: RecipesPlugin.name, in: db)
         var result: [String: (pending: [String], failed: [String])] = [:]
-        for row in try Row.fetchAll(db, sql: sql + " ORDER BY seq", arguments: arguments) {
-            let entity: String = row["entity"]
-            let kind: String = row["kind"]
-            let state: String = row["state"]
-            if state == "dead" {
+        for operation in operations {
+            let entity = operation.entity
+            let kind = operation.kind
+            if operation.state == .dead {
                 result[entity, default: ([], [])].failed.append(kind)
             } else {
                 result[entity, default: ([], [])].pending.append(kind)

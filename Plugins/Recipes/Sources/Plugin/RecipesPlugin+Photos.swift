@@ -73,16 +73,20 @@ extension RecipesPlugin {
     func sweepPhotos(_ context: PullContext) async throws {
         let name = Self.name
         let (orphaned, kept) = try await context.store.write { db -> ([String], Set<String>) in
-            let unneeded = """
-                photo_file IS NOT NULL AND mine = 0
-                AND id NOT IN (SELECT recipe_id FROM recipes_saved)
-                AND id NOT IN (SELECT entity FROM kernel_operations WHERE plugin = ? AND state != 'dead')
-                """
-            let files = try String.fetchAll(db, sql: "SELECT photo_file FROM recipes_recipes WHERE \(unneeded)", arguments: [name])
-            try db.execute(
-                sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE \(unneeded)", arguments: [name])
+            let waiting = try Outbox.entitiesWithWork(plugin: name, in: db)
+            let candidates = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, photo_file FROM recipes_recipes
+                    WHERE photo_file IS NOT NULL AND mine = 0 AND id NOT IN (SELECT recipe_id FROM recipes_saved)
+                    """
+            ).filter { !waiting.contains($0["id"]) }
+            for row in candidates {
+                try db.execute(
+                    sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE id = ?", arguments: [row["id"] as String])
+            }
             let kept = try String.fetchSet(db, sql: "SELECT photo_file FROM recipes_recipes WHERE photo_file IS NOT NULL")
-            return (files, kept)
+            return (candidates.map { $0["photo_file"] }, kept)
         }
         for file in orphaned { photos.remove(file) }
         // File ages are wall-clock facts about the disk, not kernel decisions.

@@ -1,20 +1,18 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SyncKernelTesting
 
 /// The built `ferry` executable, run as a real process against a config file.
 struct FerryProcess {
-    /// `.build/debug/ferry` of this package, found from this file's path.
-    static let executable: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/ferry")
-
-    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+    static var isBuilt: Bool { FerryExecutable.built != nil }
 
     let config: String
+
+    private var executable: FerryExecutable {
+        get throws {
+            guard let url = FerryExecutable.built else { throw CocoaError(.fileNoSuchFile) }
+            return FerryExecutable(url: url, folder: URL(fileURLWithPath: config).deletingLastPathComponent())
+        }
+    }
 
     /// The outcome of a finished run.
     struct Result {
@@ -24,33 +22,15 @@ struct FerryProcess {
     }
 
     /// Starts `ferry ARGS --config CONFIG` without waiting.
-    func start(_ arguments: [String], input: String? = nil) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments + ["--config", config]
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "FERRY_CONFIG")
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data((input + "\n").utf8)) }
-        try? stdin.fileHandleForWriting.close()
-        return (process, output, errors)
+    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let running = try executable.start(arguments + ["--config", config])
+        return (running.process, running.stdout, running.stderr)
     }
 
-    /// Runs `ferry ARGS` to the end.
+    /// Runs `ferry ARGS --config CONFIG` to the end.
     @discardableResult
-    func run(_ arguments: [String], input: String? = nil) throws -> Result {
-        let (process, output, errors) = try start(arguments, input: input)
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    func run(_ arguments: [String], input: String? = nil) async throws -> Result {
+        let result = try await executable.run(arguments + ["--config", config], input: input)
+        return Result(status: result.status, output: result.output, errors: result.error)
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The built `ferry` executable, run as a separate process the way a person runs it.
+///
+/// `run` waits for the process on a thread of its own, never on Swift's cooperative pool:
+/// a test that serves the process from the same test process (a FerryServer started in
+/// the test) would otherwise starve the server while it waits.
+public struct FerryExecutable: Sendable {
+    /// What a finished run printed and how it ended.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let output: String
+        public let error: String
+    }
+
+    /// A process started with `start`.
+    public struct Running: @unchecked Sendable {
+        public let process: Process
+        public let stdout: Pipe
+        public let stderr: Pipe
+    }
+
+    /// `.build/debug/ferry` of this package, when it has been built.
+    public static var built: URL? {
+        var folder = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { folder.deleteLastPathComponent() }  // file, SyncKernelTesting, Sources
+        let url = folder.appendingPathComponent(".build/debug/ferry")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }
+
+    public let url: URL
+    /// The working folder (where `config.yaml` is looked for).
+    public let folder: URL
+    /// Extra environment variables; `FERRY_CONFIG` is removed unless given here.
+    public let environment: [String: String]
+
+    public init(url: URL, folder: URL, environment: [String: String] = [:]) {
+        self.url = url
+        self.folder = folder
+        self.environment = environment
+    }
+
+    /// Runs `ferry arguments...` to the end, with `input` on standard input.
+    public func run(_ arguments: [String], input: String? = nil) async throws -> Result {
+        let running = try start(arguments, input: input)
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
+                let error = running.stderr.fileHandleForReading.readDataToEndOfFile()
+                running.process.waitUntilExit()
+                continuation.resume(
+                    returning: Result(
+                        status: running.process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                        error: String(decoding: error, as: UTF8.self)))
+            }
+        }
+    }
+
+    /// Starts `ferry arguments...` and returns at once; standard input gets `input` and is closed.
+    public func start(_ arguments: [String], input: String? = nil) throws -> Running {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "FERRY_CONFIG")
+        env.merge(environment) { $1 }
+        process.environment = env
+        let stdin = Pipe()
+        let running = Running(process: process, stdout: Pipe(), stderr: Pipe())
+        process.standardInput = stdin
+        process.standardOutput = running.stdout
+        process.standardError = running.stderr
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data((input.hasSuffix("\n") ? input : input + "\n").utf8)) }
+        try? stdin.fileHandleForWriting.close()
+        return running
+    }
+}
