@@ -13,7 +13,7 @@ public struct Ferry: AsyncParsableCommand {
             ConfigCommand.self, ServeCommand.self, DomainCommand.self,
         ],
         groupedSubcommands: [
-            CommandGroup(name: "Plugins", subcommands: Composition.plugins.compactMap { $0.command })
+            CommandGroup(name: "Plugins", subcommands: Composition.plugins.flatMap { $0.commands })
         ]
     )
 

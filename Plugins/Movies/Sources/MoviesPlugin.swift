@@ -29,6 +29,8 @@ public struct MoviesPlugin: SyncPlugin {
     public static let migrations = MoviesSchema.migrations
     /// `ferry movies ...`.
     public static let command: (any ParsableCommand.Type)? = MoviesCommand.self
+    /// `ferry movies ...` and `ferry people list`.
+    public static let commands: [any ParsableCommand.Type] = [MoviesCommand.self, PeopleCommand.self]
 
     /// The plugin's settings from `config.yaml`.
     public let settings: MoviesSettings

@@ -30,6 +30,8 @@ public protocol SyncPlugin: Sendable {
     static var migrations: [StoreMigration] { get }
     /// The plugin's subcommands (`ferry <name> ...`), shown in their own help section.
     static var command: (any ParsableCommand.Type)? { get }
+    /// Every top-level command group the plugin adds; default: `command`.
+    static var commands: [any ParsableCommand.Type] { get }
 
     /// This instance's name: `Self.name` for a plugin type, the section name for a domain
     /// declared in YAML.
@@ -71,6 +73,7 @@ extension SyncPlugin {
     public var pluginName: String { Self.name }
     public static var migrations: [StoreMigration] { [] }
     public static var command: (any ParsableCommand.Type)? { nil }
+    public static var commands: [any ParsableCommand.Type] { command.map { [$0] } ?? [] }
 
     public func pull(_ context: PullContext) async throws -> PullSummary { PullSummary() }
 
