@@ -26,7 +26,7 @@ public struct TestRuntime: Sendable {
         options.connectivity = connectivity
         options.credentials = credentials
         if let executor { options.executor = executor }
-        let store = try store ?? FerryStore.inMemory(migrations: [DeclaredEntities.migration] + plugins.flatMap { $0.migrations })
+        let store = try store ?? FerryStore.inMemory(migrations: plugins.flatMap { $0.migrations })
         let runtime = try await FerryRuntime.open(
             configuration: configuration, pluginTypes: plugins, options: options, store: store)
         return TestRuntime(runtime: runtime, clock: clock, connectivity: connectivity)

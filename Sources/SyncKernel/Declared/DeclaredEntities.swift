@@ -3,8 +3,8 @@ import GRDB
 
 /// The local documents of declared domains, one table for all of them.
 public enum DeclaredEntities {
-    /// The table's schema step (run before any plugin's).
-    public static let migration = StoreMigration("kernel.v1.declared_entities") { db in
+    /// The table's schema step, one of the kernel's.
+    static let migration = StoreMigration("kernel.v1.declared_entities") { db in
         try db.execute(
             sql: """
                 CREATE TABLE kernel_declared_entities (

@@ -66,7 +66,7 @@ public final class FerryRuntime: Sendable {
     ) async throws -> FerryRuntime {
         let types = try PluginRegistry.enabledTypes(pluginTypes, in: configuration)
         var policies = try PluginRegistry.policies(for: types, in: configuration)
-        let migrations = [DeclaredEntities.migration] + types.flatMap { $0.migrations }
+        let migrations = types.flatMap { $0.migrations }
         let store = try existing ?? FerryStore.open(
             at: configuration.dataDirectory.appendingPathComponent("ferry.sqlite").path,
             durability: configuration.kernel.durability,

@@ -96,7 +96,7 @@ public final class FerryStore: Sendable {
     /// Writes that arrive while another commits are committed together, each in a
     /// savepoint of its own (group commit): `updates` commits whole or not at all, and
     /// this returns once it is committed at the store's durability.
-    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await group.write(updates)
         } catch {

@@ -38,24 +38,20 @@ final class GroupCommit: Sendable {
     }
 
     /// Runs `updates` in a transaction shared with the other writers waiting now.
-    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        return try await withoutActuallyEscaping(updates) { (updates: @escaping @Sendable (Database) throws -> T) async throws -> T in
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                // The job holds `updates` only through `outcome`, which lets go of it once it ran
-                // or before answering: the closure never outlives this call.
-                let outcome = Outcome<T>(updates)
-                let job = Job(
-                    run: { db in outcome.run(db) },
-                    finish: { transactionError in
-                        switch outcome.finish() {
-                        case .failure(let error)?: continuation.resume(throwing: error)
-                        case .success(let value)? where transactionError == nil: continuation.resume(returning: value)
-                        default: continuation.resume(throwing: transactionError ?? CancellationError())
-                        }
-                    })
-                submit(job)
-            }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let outcome = Outcome<T>(updates)
+            let job = Job(
+                run: { db in outcome.run(db) },
+                finish: { transactionError in
+                    switch outcome.finish() {
+                    case .failure(let error)?: continuation.resume(throwing: error)
+                    case .success(let value)? where transactionError == nil: continuation.resume(returning: value)
+                    default: continuation.resume(throwing: transactionError ?? CancellationError())
+                    }
+                })
+            submit(job)
         }
     }
 

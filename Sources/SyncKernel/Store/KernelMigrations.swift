@@ -4,6 +4,7 @@ import GRDB
 enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
+        TransferMigration.kernel, DeclaredEntities.migration,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in

@@ -1,23 +1,11 @@
 import GRDB
 
-/// The schema of the file cache's index, `kernel_transfers`.
-///
-/// The statements are idempotent (`IF NOT EXISTS`), so the kernel can register
-/// `TransferMigration.kernel` in `KernelMigrations` while a plugin that shipped earlier
-/// still registers its own copy under its own id (`movies.v1.transfers`): whichever
-/// runs first creates the table, the other finds it there.
-public enum TransferMigration {
-    /// The kernel's step, `kernel.v1.transfers`.
-    public static let kernel = migration(id: "kernel.v1.transfers")
+/// The schema of the file cache's index, `kernel_transfers`, one of the kernel's steps.
+enum TransferMigration {
+    static let kernel = StoreMigration("kernel.v1.transfers") { db in try create(in: db) }
 
-    /// The same schema under another id, for a plugin to register in its own migrations
-    /// until the kernel registers `kernel`.
-    public static func migration(id: String) -> StoreMigration {
-        StoreMigration(id) { db in try create(in: db) }
-    }
-
-    /// Creates the table and its index when they do not exist.
-    public static func create(in db: Database) throws {
+    /// Creates the table and its index.
+    static func create(in db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS kernel_transfers (

@@ -14,7 +14,7 @@ struct FileCacheTests {
         let events: EventBus
 
         init(budget: TransferBudget = .unlimited) throws {
-            let store = try FerryStore.inMemory(migrations: [TransferMigration.kernel])
+            let store = try FerryStore.inMemory()
             root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-files-\(UUID().uuidString)")
             clock = TestClock()
             connectivity = ManualConnectivity()

@@ -7,7 +7,7 @@ import SyncKernel
 /// (and bumps `MovieCacheVersion.current`), so that the next pull rebuilds the cache
 /// from the server once.
 enum MoviesSchema {
-    static let migrations: [StoreMigration] = [movies, pending, TransferMigration.migration(id: "movies.v1.transfers")]
+    static let migrations: [StoreMigration] = [movies, pending]
 
     /// The full cache: every field of each movie, plus the server's JSON as received.
     static let movies = StoreMigration("movies.v1.movies") { db in
