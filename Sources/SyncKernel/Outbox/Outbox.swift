@@ -22,9 +22,9 @@ public struct Outbox: Sendable {
         in db: Database
     ) throws -> EnqueueResult {
         let policy = policies.policy(plugin: operation.plugin, kind: operation.kind)
-        if let last = try OutboxQueries.latest(plugin: operation.plugin, entity: operation.entity, in: db),
-            last.isCoalescible, last.account == account
-        {
+        let latest = try OutboxQueries.latest(plugin: operation.plugin, entity: operation.entity, in: db)
+        var behindAnother = latest != nil
+        if let last = latest, last.isCoalescible, last.account == account {
             switch policy.coalesce.decision(previousKind: last.kind, newKind: operation.kind) {
             case .append:
                 break
@@ -37,13 +37,13 @@ public struct Outbox: Sendable {
                 return .coalesced(last.id)
             case .dropPrevious:
                 try OutboxQueries.delete(last.sequence, in: db)
+                behindAnother = try OutboxQueries.hasOperations(plugin: operation.plugin, entity: operation.entity, in: db)
             case .cancelBoth:
                 try OutboxQueries.delete(last.sequence, in: db)
                 return .cancelled
             }
         }
         let id = UUID()
-        let behindAnother = try OutboxQueries.hasOperations(plugin: operation.plugin, entity: operation.entity, in: db)
         try OutboxQueries.insert(
             operation,
             id: id,
