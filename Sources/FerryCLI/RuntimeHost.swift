@@ -2,29 +2,40 @@ import Foundation
 import Logging
 import SyncKernel
 
-/// Opens the runtime a command works on, and closes what it started.
+/// Opens the runtime a command works on, draws transfer progress while it runs, and
+/// closes what it started.
 enum RuntimeHost {
     static func run(_ command: any RuntimeCommand) async throws {
         let global = command.global
         let configuration = try FerryConfiguration.load(path: global.configPath)
-        let level: Logger.Level = global.verbose ? .debug : Logger.Level(rawValue: configuration.kernel.logLevel) ?? .info
-        bootstrapLogging(level: level)
+        guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
+            throw FerryError(
+                .configuration,
+                "\(configuration.file): log_level \(configuration.kernel.logLevel) is not a level; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        bootstrapLogging(level: global.verbose ? .debug : configured)
         let remotes = RemoteHost(configuration: configuration)
         var options = FerryRuntime.Options()
         options.logger = Logger(label: "ferry")
         options.resolveRemote = { try await remotes.resolve($0) }
         let runtime = try await FerryRuntime.open(
             configuration: configuration, pluginTypes: Composition.plugins, options: options)
+        defer { runtime.events.finish() }
         do {
-            try await command.run(in: runtime)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if !(command is RunCommand), TransferProgress.isVisible {
+                    let progress = runtime.events.subscribe()
+                    group.addTask { await TransferProgress.draw(progress) }
+                }
+                try await command.run(in: runtime)
+                group.cancelAll()
+            }
         } catch {
             await remotes.stop()
             throw error
         }
         await remotes.stop()
     }
-
-    private static let bootstrapOnce: Void = ()
 
     static func bootstrapLogging(level: Logger.Level) {
         LoggingSystem.bootstrap { label in

@@ -1,0 +1,37 @@
+import Foundation
+import SyncKernel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A one-line progress bar on standard error for downloads a command makes.
+enum TransferProgress {
+    /// Only on a terminal: scripts get no carriage returns.
+    static var isVisible: Bool { isatty(STDERR_FILENO) == 1 }
+
+    static func draw(_ events: AsyncStream<SyncEvent>) async {
+        for await event in events {
+            if Task.isCancelled { break }
+            guard case .transferProgress(let name, let received, let total) = event else { continue }
+            FileHandle.standardError.write(Data(line(name: name, received: received, total: total).utf8))
+        }
+        FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
+    }
+
+    /// `\r<name> [#####     ] 42% 1.2 MB / 2.9 MB`, cleared to the end of the line.
+    static func line(name: String, received: Int64, total: Int64?) -> String {
+        let label = name.count > 30 ? "…" + name.suffix(29) : name
+        guard let total, total > 0 else { return "\r\u{1B}[2K\(label) \(megabytes(received))" }
+        let share = min(1, Double(received) / Double(total))
+        let filled = Int(share * 20)
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 20 - filled)
+        return "\r\u{1B}[2K\(label) [\(bar)] \(Int(share * 100))% \(megabytes(received)) / \(megabytes(total))"
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
