@@ -21,17 +21,18 @@ enum TransferProgress {
         FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
     }
 
-    /// `\r<name> [#####     ] 42% 1.2 MB / 2.9 MB`, cleared to the end of the line.
+    /// `\r<name> [#####     ] 42% 1.2 MB / 2.9 MB`, cleared to the end of the line; a clean line once done.
     static func line(name: String, received: Int64, total: Int64?) -> String {
         let label = name.count > 30 ? "…" + name.suffix(29) : name
-        guard let total, total > 0 else { return "\r\u{1B}[2K\(label) \(megabytes(received))" }
+        guard let total, total > 0 else { return "\r\u{1B}[2K\(label) \(size(received))" }
+        guard received < total else { return "\r\u{1B}[2K" }  // done: leave the line clean for the command's output
         let share = min(1, Double(received) / Double(total))
         let filled = Int(share * 20)
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 20 - filled)
-        return "\r\u{1B}[2K\(label) [\(bar)] \(Int(share * 100))% \(megabytes(received)) / \(megabytes(total))"
+        return "\r\u{1B}[2K\(label) [\(bar)] \(Int(share * 100))% \(size(received)) / \(size(total))"
     }
 
-    static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    static func size(_ bytes: Int64) -> String {
+        bytes < 1_000_000 ? String(format: "%.1f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }
