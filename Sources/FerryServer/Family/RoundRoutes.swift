@@ -20,19 +20,24 @@ enum RoundRoutes {
         let groupID = try Identifier.validated(request.parameter("id"))
         let rounds = try await env.database.read { db in
             let access = try FamilyAccess.resolve(db, groupID: groupID, request: request)
-            return try Entities.list(db, "rounds", scope: access.scope)
+            return try Entities.list(db, "rounds", scope: access.scope).map {
+                try RoundAttendees.including($0, db: db, scope: access.scope)
+            }
         }
         return .json(["rounds": .array(rounds)])
     }
 
     static func create(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let groupID = try Identifier.validated(request.parameter("id"))
-        let body = request.body.isEmpty ? [:] : try request.jsonObject(allowing: ["name"])
+        let body = request.body.isEmpty ? [:] : try request.jsonObject(allowing: ["name", RoundAttendees.field])
         let name = try body.optionalString("name")
+        let requested = try RoundAttendees.parse(body)
         let now = env.now
         let round = try await env.database.write { db in
             let access = try FamilyAccess.resolve(db, groupID: groupID, request: request)
-            if let active = try activeRound(db, scope: access.scope) {
+            let attendees = try RoundAttendees.resolve(requested, members: try Entities.list(db, "members", scope: access.scope))
+            if let stored = try activeRound(db, scope: access.scope) {
+                let active = try RoundAttendees.including(stored, db: db, scope: access.scope)
                 throw APIError.conflict(
                     "round_already_active", "This group already has an active round; close it first.", current: active,
                     details: ["active_round_id": active["id"] ?? .null]
@@ -42,7 +47,7 @@ enum RoundRoutes {
             let round = try Entities.put(db, "rounds", scope: access.scope, id: roundID, data: [
                 "group_id": .string(groupID), "name": .optional(name), "status": "voting",
                 "created_by_member_id": .string(access.actingID), "created_at": .string(Timestamp.string(now)),
-                "closed_at": .null,
+                "closed_at": .null, RoundAttendees.field: .array(attendees.map(JSON.string)),
             ], now: now)
             return try detail(db, round: round, scope: access.scope)
         }
@@ -76,7 +81,7 @@ enum RoundRoutes {
         return .entity(round)
     }
 
-    /// A round with `suggestions`, `votes`, `tallies` (per tmdb_id: up, down, score) and `pick`.
+    /// A round with `attendees`, `suggestions`, `votes`, `tallies` (per tmdb_id: up, down, score) and `pick`.
     static func detail(_ db: Database, round: JSON, scope: String) throws -> JSON {
         guard let roundID = round["id"]?.stringValue else { return round }
         let filter = "json_extract(data, '$.round_id') = ?"
@@ -88,7 +93,7 @@ enum RoundRoutes {
             guard let id = vote["tmdb_id"]?.intValue else { continue }
             if vote["value"]?.stringValue == "up" { tallies[id, default: (0, 0)].up += 1 } else { tallies[id, default: (0, 0)].down += 1 }
         }
-        var detail = round
+        var detail = try RoundAttendees.including(round, db: db, scope: scope)
         detail["suggestions"] = .array(suggestions)
         detail["votes"] = .array(votes)
         detail["tallies"] = .array(tallies.sorted { $0.key < $1.key }.map { id, tally in
