@@ -27,7 +27,9 @@ struct QueuedCreationTests {
             _ = try await device.family.vote(round: started.value.id, tmdbID: 603, value: .up)
             #expect(try await device.family.group(Server.group).value.activeRound?.round.id == started.value.id)
 
-            #expect(try await device.family.round(started.value.id).value.localVotes.map(\.state) == ["pending"])
+            let pending = try await device.family.round(started.value.id).value
+            #expect(pending.localVotes.map(\.state) == ["pending"])
+            #expect(pending.attendees == ["mem_kid"])
 
             device.online()
             var summary = try await device.test.runOnce()
@@ -42,6 +44,9 @@ struct QueuedCreationTests {
             #expect(round.round.name == "Offline" && !round.round.id.hasPrefix("local-"))
             let view = try await device.family.round(round.round.id).value
             #expect(view.attendees == ["mem_kid"])
+            // The queued start carried them to the server, which stored them.
+            #expect(try await server.round(round.round.id).round.attendees == ["mem_kid"])
+            #expect(round.round.attendees == ["mem_kid"])
             #expect(view.detail.votes?.map(\.memberID) == ["mem_demo"])
             #expect(view.localVotes.map(\.state) == ["sent"])
             // The local id the user saw still works: it now means the server's round.

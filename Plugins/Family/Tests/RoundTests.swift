@@ -61,10 +61,45 @@ struct RoundTests {
             )
             #expect(started.value.status == "voting" && started.value.name == "Saturday")
             #expect(try await activeRounds(server).map(\.id) == [started.value.id])
+            #expect(started.value.attendees == ["mem_kid", "mem_demo", "mem_sam"])
             let view = try await sam.family.round(started.value.id).value
             #expect(view.attendees == ["mem_kid", "mem_demo", "mem_sam"])
             let group = try await sam.family.group(Server.group).value
             #expect(group.activeRound?.round.id == started.value.id)
+        }
+    }
+
+    @Test func theAttendeesLiveOnTheServerAndEveryDeviceSeesThem() async throws {
+        try await Server.with { server in
+            let sam = try await server.device("sam")
+            _ = try await sam.family.closeRound(Server.round)
+            let started = try await sam.family.startRound(group: Server.group, name: "Sunday", attendees: ["Kiddo", "sam"])
+            // The server stored them, as the server itself says.
+            #expect(try await server.round(started.value.id).round.attendees == ["mem_kid", "mem_sam"])
+            // Another device, which never saw the start, reads them back from the server.
+            let other = try await server.device()
+            let group = try await other.family.group(Server.group).value
+            #expect(group.activeRound?.round.attendees == ["mem_kid", "mem_sam"])
+            let view = try await other.family.round(started.value.id).value
+            #expect(view.attendees == ["mem_kid", "mem_sam"])
+            let text = FamilyTestRender.round(view, members: group.members)
+            #expect(text.contains("Attendees: Kiddo, Sam"))
+            // And keeps them cached for when it is offline.
+            other.offline()
+            let cached = try await other.family.round(started.value.id)
+            #expect(cached.fromCache && cached.value.attendees == ["mem_kid", "mem_sam"])
+        }
+    }
+
+    @Test func withoutAttendeesEveryMemberAttends() async throws {
+        try await Server.with { server in
+            let device = try await server.device()
+            _ = try await device.family.closeRound(Server.round)
+            let started = try await device.family.startRound(group: Server.group, name: nil)
+            let everyone = ["mem_demo", "mem_sam", "mem_kid"]
+            #expect(Set(try await server.round(started.value.id).round.attendees ?? []) == Set(everyone))
+            let view = try await device.family.round(started.value.id).value
+            #expect(Set(view.attendees) == Set(everyone) && view.attendees.count == 3)
         }
     }
 

@@ -48,7 +48,7 @@ extension FamilyClient {
             let state = try FamilyCache.pickState(id, in: db)
             return FamilyRoundView(
                 detail: fetched.value,
-                attendees: try FamilyCache.attendees(id, in: db),
+                attendees: try fetched.value.round.attendees ?? FamilyCache.attendees(id, in: db),
                 localVotes: try FamilyCache.localVotes(id, in: db),
                 pickState: state?.state,
                 lostPick: state?.lostTMDBID

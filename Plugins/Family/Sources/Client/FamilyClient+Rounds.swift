@@ -3,8 +3,10 @@ import GRDB
 import SyncKernel
 
 extension FamilyClient {
-    /// Starts a voting round in `group`. A group has at most one active round: a second
-    /// start is a conflict naming the active round and how to close it.
+    /// Starts a voting round in `group` with `attendees` (member names or ids; none means
+    /// every member). The attendees go to the remote with the round, which stores them. A
+    /// group has at most one active round: a second start is a conflict naming the active
+    /// round and how to close it.
     public func startRound(
         group: String?,
         name: String?,
@@ -22,11 +24,16 @@ extension FamilyClient {
             result = try await submit(
                 .roundStart,
                 entity: localID,
-                FamilyPayload(group: group, name: name, actingAs: await actingAs())
+                FamilyPayload(
+                    group: group,
+                    name: name,
+                    actingAs: await actingAs(),
+                    attendees: attending.isEmpty ? nil : attending
+                )
             ) { db in
                 guard queued else { return }
                 try FamilyCache.storeRound(placeholder, now: now, in: db)
-                try FamilyCache.storeAttendees(attending, round: localID, in: db)
+                try FamilyCache.storePendingAttendees(attending, round: localID, in: db)
             }
         } catch {
             throw try await explainRoundStart(error, group: group)
@@ -34,10 +41,7 @@ extension FamilyClient {
         guard case .sent(let outcome) = result, let id = outcome.remoteID else {
             return FamilyWrite(value: placeholder, queued: true)
         }
-        let round = try await runtime.store.write { db in
-            try FamilyCache.storeAttendees(attending, round: id, in: db)
-            return try FamilyCache.round(id, in: db)
-        }
+        let round = try await runtime.store.read { db in try FamilyCache.round(id, in: db) }
         return FamilyWrite(
             value: round ?? FamilyRound(id: id, groupID: group, name: name, status: "voting"),
             queued: false

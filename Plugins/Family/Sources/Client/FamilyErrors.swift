@@ -27,6 +27,12 @@ enum FamilyErrors {
             return FerryError(.notFound, "\(what): \(body.message) Check the username", underlying: error)
         case (404, "tmdb_movie_not_found"):
             return FerryError(.notFound, "\(what): \(body.message) Check the TMDB id", underlying: error)
+        case (400, "unknown_attendee"):
+            return FerryError(
+                .rejected,
+                "\(what): \(body.message) `ferry family group show GROUP` lists the group's members",
+                underlying: error
+            )
         case (403, _):
             return FerryError(.rejected, "\(what) was refused: \(body.message)", underlying: error)
         case (409, "round_not_active"):

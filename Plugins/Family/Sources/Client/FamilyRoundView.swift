@@ -1,9 +1,10 @@
 /// What `ferry family round show` displays: the round (fresh, or cached without tallies),
-/// the attendees recorded here, and the votes cast from this device.
+/// its attendees, and the votes cast from this device.
 public struct FamilyRoundView: Sendable, Encodable {
     /// The round, fresh or cached.
     public var detail: FamilyRoundDetail
-    /// Members recorded as attending (ids resolved to members when the group is cached).
+    /// The member ids attending: the remote's list, or for a round started offline that has
+    /// not reached the remote yet, the ones given here (empty: every member, once it does).
     public var attendees: [String]
     /// Votes cast from this device, with their state (`pending`, `sent`, `refused`).
     public var localVotes: [LocalVote]

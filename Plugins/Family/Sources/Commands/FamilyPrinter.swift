@@ -33,7 +33,11 @@ enum FamilyPrinter {
         func name(_ id: String) -> String { members.first { $0.id == id }?.displayName ?? id }
         var text =
             "\(Output.bold("Round \(detail.round.label)")) in group \(detail.round.groupID): \(detail.round.status)\n"
-        if !view.attendees.isEmpty { text += "Attendees: \(view.attendees.map(name).joined(separator: ", "))\n" }
+        if !view.attendees.isEmpty {
+            text += "Attendees: \(view.attendees.map(name).joined(separator: ", "))\n"
+        } else if detail.round.status == "pending" {
+            text += "Attendees: every member of the group (set when the round reaches the remote)\n"
+        }
         var ids = detail.suggestions.map(\.tmdbID)
         for tally in detail.tallies ?? [] where !ids.contains(tally.tmdbID) { ids.append(tally.tmdbID) }
         if ids.isEmpty {

@@ -18,7 +18,7 @@ struct RoundCommand: AsyncParsableCommand {
         @Option(help: "A name for the round, e.g. Friday.") var name: String?
         @Option(
             parsing: .upToNextOption,
-            help: "Who attends: member names or ids, space- or comma-separated (recorded on this device)."
+            help: "Who attends: member names or ids, space- or comma-separated (default: every member)."
         )
         var attendees: [String] = []
 

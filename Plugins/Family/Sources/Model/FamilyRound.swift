@@ -20,6 +20,9 @@ public struct FamilyRound: Codable, Sendable, Equatable {
     public var version: Int?
     /// When the remote last changed it (ISO-8601).
     public var updatedAt: String?
+    /// The member ids attending, as the remote stored them when the round was created
+    /// (every member of the group when none were given); nil until the remote has said.
+    public var attendees: [String]?
 
     /// A round from its main fields.
     public init(id: String, groupID: String, name: String?, status: String) {
@@ -30,7 +33,7 @@ public struct FamilyRound: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, status, version
+        case id, name, status, version, attendees
         case groupID = "group_id"
         case createdByMemberID = "created_by_member_id"
         case createdAt = "created_at"

@@ -22,6 +22,8 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
     public var managed: Bool?
     /// The member acted as when the write was made, sent as `X-Acting-As-Member`.
     public var actingAs: String?
+    /// The member ids attending (`round_start`); nil or empty means every member of the group.
+    public var attendees: [String]?
 
     /// A payload; each kind fills the fields it needs.
     public init(
@@ -32,7 +34,8 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
         name: String? = nil,
         username: String? = nil,
         managed: Bool? = nil,
-        actingAs: String? = nil
+        actingAs: String? = nil,
+        attendees: [String]? = nil
     ) {
         self.group = group
         self.round = round
@@ -42,10 +45,11 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
         self.username = username
         self.managed = managed
         self.actingAs = actingAs
+        self.attendees = attendees
     }
 
     enum CodingKeys: String, CodingKey {
-        case group, round, value, name, username, managed
+        case group, round, value, name, username, managed, attendees
         case tmdbID = "tmdb_id"
         case actingAs = "acting_as"
     }

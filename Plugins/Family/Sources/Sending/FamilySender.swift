@@ -33,10 +33,12 @@ struct FamilySender: Sendable {
             return SendOutcome(remoteID: member.id) { db in try FamilyCache.storeMember(member, in: db) }
         case .roundStart:
             let group = try remote(payload.require(payload.group, "group", kind: name), "group")
-            let detail: FamilyRoundDetail = try await post(
-                "/v1/groups/\(group)/rounds",
-                payload.name.map { ["name": $0] } ?? [:]
-            )
+            var body: [String: Any] = [:]
+            if let roundName = payload.name { body["name"] = roundName }
+            if let attendees = payload.attendees, !attendees.isEmpty {
+                body["attendees"] = try attendees.map { try remote($0, "member") }
+            }
+            let detail: FamilyRoundDetail = try await post("/v1/groups/\(group)/rounds", body)
             return SendOutcome(remoteID: detail.round.id) { db in try FamilyCache.storeRound(detail, now: now, in: db) }
         case .roundClose:
             let round = try remote(payload.require(payload.round, "round", kind: name), "round")

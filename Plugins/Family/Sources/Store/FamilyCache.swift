@@ -107,8 +107,15 @@ public enum FamilyCache {
         if let pick = detail.pick { try storePick(pick, in: db) }
     }
 
-    /// Stores a round's own fields.
+    /// Stores a round's own fields. The remote's attendees replace those recorded here for
+    /// a round started offline; a round given without attendees keeps the ones cached.
     static func storeRound(_ round: FamilyRound, now: Date, in db: Database) throws {
+        var round = round
+        if round.attendees == nil {
+            round.attendees = try self.round(round.id, in: db)?.attendees
+        } else {
+            try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [round.id])
+        }
         try db.execute(
             sql: "INSERT OR REPLACE INTO family_rounds (id, group_id, status, json, fetched_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [round.id, round.groupID, round.status, try encode(round), now.timeIntervalSince1970]
@@ -214,7 +221,8 @@ public enum FamilyCache {
 
     // MARK: Attendees
 
-    static func storeAttendees(_ members: [String], round: String, in db: Database) throws {
+    /// Records the attendees of a round started offline, until the remote's answer replaces them.
+    static func storePendingAttendees(_ members: [String], round: String, in db: Database) throws {
         for member in members {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO family_attendees (round_id, member_id) VALUES (?, ?)",
@@ -223,9 +231,11 @@ public enum FamilyCache {
         }
     }
 
-    /// The members recorded here as attending round `id`.
+    /// The members attending round `id`: the remote's list once it has answered, else the
+    /// ones recorded here when the round was started offline.
     public static func attendees(_ id: String, in db: Database) throws -> [String] {
-        try String.fetchAll(
+        if let remote = try round(id, in: db)?.attendees { return remote }
+        return try String.fetchAll(
             db,
             sql: "SELECT member_id FROM family_attendees WHERE round_id = ? ORDER BY rowid",
             arguments: [id]
@@ -313,6 +323,9 @@ public enum FamilyCache {
                 sql: "UPDATE OR REPLACE \(table) SET \(column) = ? WHERE \(column) = ?",
                 arguments: [remoteID, localID]
             )
+        }
+        if try round(remoteID, in: db)?.attendees != nil {
+            try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [remoteID])
         }
     }
 

@@ -2,7 +2,8 @@ import GRDB
 import SyncKernel
 
 /// The family plugin's tables: a cache of what the remote said (groups, members, rounds,
-/// suggestions, picks), the attendees recorded here, and the votes cast from this device.
+/// suggestions, picks), the attendees of rounds started offline until the remote has them,
+/// and the votes cast from this device.
 /// Tallies and other members' votes are never stored: they are fetched fresh.
 enum FamilyMigrations {
     static let all: [StoreMigration] = [
