@@ -54,4 +54,36 @@ struct QueuedCreationTests {
             #expect(!byLocalID.fromCache && byLocalID.value.detail.round.id == round.round.id)
         }
     }
+
+    @Test func aMemberAddedOfflineAttendsARoundStartedOfflineOnceBothReachTheServer() async throws {
+        let yaml = Self.yaml.replacingOccurrences(
+            of: "round_start: {delivery: queued}",
+            with: "round_start: {delivery: queued}\n      member_add: {delivery: queued}"
+        )
+        try await Server.with { server in
+            let device = try await server.device(yaml: yaml)
+            _ = try await device.family.closeRound(Server.round)
+            _ = try await device.family.group(Server.group)
+            device.offline()
+            let grandma = try await device.family.addMember(group: Server.group, name: "Grandma", managed: true)
+            #expect(grandma.queued && grandma.value.id.hasPrefix("local-"))
+            let started = try await device.family.startRound(group: Server.group, name: nil, attendees: ["Grandma", "Kiddo"])
+            let pending = try await device.family.round(started.value.id).value
+            #expect(pending.attendees == [grandma.value.id, "mem_kid"])
+            #expect(FamilyTestRender.round(pending, attendees: []).contains("Attendees: every member of the group"))
+
+            device.online()
+            for _ in 0..<5 where try await !device.test.operations().isEmpty {
+                _ = try await device.test.runOnce()
+                device.test.clock.advance(by: 600)
+            }
+            #expect(try await device.test.operations().isEmpty)
+            let group = try await device.family.group(Server.group).value
+            let remoteGrandma = try #require(group.members.first { $0.displayName == "Grandma" })
+            #expect(!remoteGrandma.id.hasPrefix("local-"))
+            let round = try #require(group.activeRound?.round)
+            #expect(try await server.round(round.id).round.attendees == [remoteGrandma.id, "mem_kid"])
+            #expect(try await device.family.round(started.value.id).value.attendees == [remoteGrandma.id, "mem_kid"])
+        }
+    }
 }
