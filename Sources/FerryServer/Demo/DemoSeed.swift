@@ -100,7 +100,7 @@ enum DemoSeed {
         let roundID = "r_demo_round"
         try Entities.put(db, "rounds", scope: scope, id: roundID, data: [
             "group_id": .string(groupID), "name": "Friday", "status": "voting", "created_by_member_id": "mem_demo",
-            "created_at": stamp, "closed_at": .null,
+            "created_at": stamp, "closed_at": .null, "attendees": ["mem_demo", "mem_sam", "mem_kid"],
         ], now: now)
         for (tmdb, member) in [(129, "mem_kid"), (603, "mem_sam")] {
             guard let film = TMDBCatalogue.film(tmdb) else { continue }
