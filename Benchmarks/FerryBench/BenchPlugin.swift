@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Synchronization
 import SyncKernel
+import Synchronization
 
 /// The plugin every scenario writes through: entities in `bench_entities`, one `put`
 /// operation kind that coalesces by replacing the payload (as a settings toggle would).
@@ -21,7 +21,8 @@ struct BenchPlugin: SyncPlugin {
     static let migrations = [
         StoreMigration("bench.v1.entities") { db in
             try db.execute(
-                sql: "CREATE TABLE bench_entities (id TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at REAL NOT NULL)")
+                sql: "CREATE TABLE bench_entities (id TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at REAL NOT NULL)"
+            )
         }
     ]
 
@@ -38,15 +39,21 @@ struct BenchPlugin: SyncPlugin {
         guard network else { return .delivered }
         _ = try await context.transport.send(
             HTTPRequest(
-                "PUT", "/v1/recipes/\(operation.entity)", headers: [("Content-Type", "application/json")],
-                body: operation.payload, idempotencyKey: operation.id.uuidString.lowercased()))
+                "PUT",
+                "/v1/recipes/\(operation.entity)",
+                headers: [("Content-Type", "application/json")],
+                body: operation.payload,
+                idempotencyKey: operation.id.uuidString.lowercased()
+            )
+        )
         return .delivered
     }
 
     /// The local write a plugin does with its operation: an upsert with a cached statement.
     static func upsert(id: String, value: String, now: Double, in db: Database) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO bench_entities (id, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+            sql:
+                "INSERT INTO bench_entities (id, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
         ).execute(arguments: [id, value, now])
     }
 

@@ -24,12 +24,19 @@ struct CoalescingScenario {
                     try raw.transaction {
                         try raw.run(
                             "INSERT INTO bench_entities (id, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                            [.text("raw-toggle"), .text(value), .double(Double(i))])
+                            [.text("raw-toggle"), .text(value), .double(Double(i))]
+                        )
                         var seq: Int64 = 0
-                        try raw.query("SELECT seq FROM kernel_operations WHERE plugin = 'bench' AND entity = ? ORDER BY seq DESC LIMIT 1", [.text("raw-toggle")]) {
+                        try raw.query(
+                            "SELECT seq FROM kernel_operations WHERE plugin = 'bench' AND entity = ? ORDER BY seq DESC LIMIT 1",
+                            [.text("raw-toggle")]
+                        ) {
                             seq = RawSQLite.int($0, 0)
                         }
-                        try raw.run("UPDATE kernel_operations SET payload = ? WHERE seq = ?", [.blob(Data("{\"title\":\"\(value)\"}".utf8)), .int(seq)])
+                        try raw.run(
+                            "UPDATE kernel_operations SET payload = ? WHERE seq = ?",
+                            [.blob(Data("{\"title\":\"\(value)\"}".utf8)), .int(seq)]
+                        )
                     }
                 }
             }
@@ -45,16 +52,36 @@ struct CoalescingScenario {
                 }
             }
         }
-        let queued = try await runtime.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM kernel_operations") ?? 0 }
+        let queued = try await runtime.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM kernel_operations") ?? 0
+        }
         BenchControl.shared.reset()
         _ = try await SyncEngine(runtime: runtime).runOnce()
         let sends = BenchControl.shared.sends
         let label = "\(toggles.formatted) toggles"
-        report.add(Figure(
-            scenario: "coalescing", size: label, metric: "sends after the toggles", unit: "sends", ferry: Double(sends),
-            baseline: nil, baselineName: nil, target: "<= 1", met: sends <= 1 && queued <= 1))
-        report.add(Figure(
-            scenario: "coalescing", size: label, metric: "cost per toggle", unit: "µs", ferry: elapsed.seconds * 1e6 / Double(toggles),
-            baseline: rawElapsed.seconds * 1e6 / Double(toggles), baselineName: "raw C update in place"))
+        report.add(
+            Figure(
+                scenario: "coalescing",
+                size: label,
+                metric: "sends after the toggles",
+                unit: "sends",
+                ferry: Double(sends),
+                baseline: nil,
+                baselineName: nil,
+                target: "<= 1",
+                met: sends <= 1 && queued <= 1
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "coalescing",
+                size: label,
+                metric: "cost per toggle",
+                unit: "µs",
+                ferry: elapsed.seconds * 1e6 / Double(toggles),
+                baseline: rawElapsed.seconds * 1e6 / Double(toggles),
+                baselineName: "raw C update in place"
+            )
+        )
     }
 }

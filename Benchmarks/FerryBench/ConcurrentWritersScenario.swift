@@ -12,28 +12,46 @@ struct ConcurrentWritersScenario {
         let folder = harness.folder("writers")
         try await harness.createSchema(in: folder)
         let path = harness.databasePath(folder)
-        report.fsyncProbes["writers.before"] = try FsyncProbe.commitsPerSecond(harness: harness, commits: smoke ? 20 : 200)
+        report.fsyncProbes["writers.before"] = try FsyncProbe.commitsPerSecond(
+            harness: harness,
+            commits: smoke ? 20 : 200
+        )
 
         // Baseline: one connection, the same operations 64 to a transaction; measured before
         // and after the Ferry runs (fsync drifts between regimes) and averaged.
         let raw = try RawSQLite(path: path, synchronous: "FULL")
         func rawBatched(_ tag: String) async throws -> Double {
-            Double(total) / (try await measure {
-                for batch in 0..<(total / 64) {
-                    try raw.transaction {
-                        for i in 0..<64 {
-                            try RawOutbox.localWrite(raw, entity: "raw-\(tag)-\(batch)-\(i)", value: "v", now: Date().timeIntervalSince1970)
+            Double(total)
+                / (try await measure {
+                    for batch in 0..<(total / 64) {
+                        try raw.transaction {
+                            for i in 0..<64 {
+                                try RawOutbox.localWrite(
+                                    raw,
+                                    entity: "raw-\(tag)-\(batch)-\(i)",
+                                    value: "v",
+                                    now: Date().timeIntervalSince1970
+                                )
+                            }
                         }
+                    }
+                }).seconds
+        }
+        let rawBefore = try await rawBatched("before")
+        let rawSingle =
+            Double(smoke ? 20 : 400)
+            / (try await measure {
+                for i in 0..<(smoke ? 20 : 400) {
+                    try raw.transaction {
+                        try RawOutbox.localWrite(
+                            raw,
+                            entity: "raw-single-\(i)",
+                            value: "v",
+                            now: Date().timeIntervalSince1970
+                        )
                     }
                 }
             }).seconds
-        }
-        let rawBefore = try await rawBatched("before")
-        let rawSingle = Double(smoke ? 20 : 400) / (try await measure {
-            for i in 0..<(smoke ? 20 : 400) {
-                try raw.transaction { try RawOutbox.localWrite(raw, entity: "raw-single-\(i)", value: "v", now: Date().timeIntervalSince1970) }
-            }
-        }).seconds
 
         let runtime = try await harness.runtime(in: folder, durability: .full)
         var rates: [Int: Double] = [:]
@@ -46,7 +64,12 @@ struct ConcurrentWritersScenario {
                             for i in 0..<each {
                                 let entity = "w\(writers)-\(w)-\(i)"
                                 try await runtime.commit([BenchPlugin.operation(entity: entity, value: "v")]) { db in
-                                    try BenchPlugin.upsert(id: entity, value: "v", now: Date().timeIntervalSince1970, in: db)
+                                    try BenchPlugin.upsert(
+                                        id: entity,
+                                        value: "v",
+                                        now: Date().timeIntervalSince1970,
+                                        in: db
+                                    )
                                 }
                             }
                         }
@@ -61,15 +84,35 @@ struct ConcurrentWritersScenario {
         say("raw C 64/txn: \(Int(rawBefore)) ops/s before the Ferry runs, \(Int(rawAfter)) after")
         for writers in [1, 8, 64] {
             let rate = rates[writers] ?? 0
-            report.add(Figure(
-                scenario: "writers FULL", size: "\(writers) writers", metric: "throughput (\(total) writes)", unit: "ops/s",
-                ferry: rate, baseline: rawRate, baselineName: "raw C, 64/txn",
-                target: writers == 64 ? "ratio >= 0.5" : nil, met: writers == 64 && !smoke ? rate / rawRate >= 0.5 : nil))
+            report.add(
+                Figure(
+                    scenario: "writers FULL",
+                    size: "\(writers) writers",
+                    metric: "throughput (\(total) writes)",
+                    unit: "ops/s",
+                    ferry: rate,
+                    baseline: rawRate,
+                    baselineName: "raw C, 64/txn",
+                    target: writers == 64 ? "ratio >= 0.5" : nil,
+                    met: writers == 64 && !smoke ? rate / rawRate >= 0.5 : nil
+                )
+            )
         }
-        report.add(Figure(
-            scenario: "writers FULL", size: "raw", metric: "raw C, 1 write/txn", unit: "ops/s", ferry: rawSingle,
-            baseline: rawRate, baselineName: "raw C, 64/txn"))
-        report.fsyncProbes["writers.after"] = try FsyncProbe.commitsPerSecond(harness: harness, commits: smoke ? 20 : 200)
+        report.add(
+            Figure(
+                scenario: "writers FULL",
+                size: "raw",
+                metric: "raw C, 1 write/txn",
+                unit: "ops/s",
+                ferry: rawSingle,
+                baseline: rawRate,
+                baselineName: "raw C, 64/txn"
+            )
+        )
+        report.fsyncProbes["writers.after"] = try FsyncProbe.commitsPerSecond(
+            harness: harness,
+            commits: smoke ? 20 : 200
+        )
     }
 }
 

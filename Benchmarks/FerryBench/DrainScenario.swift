@@ -33,30 +33,96 @@ struct DrainScenario {
             let single = try await plain.puts(count, prefix: "plain")
             let batched = try await plain.batched(count, size: 100, prefix: "batch")
 
-            let oneAtATime = try await kernelDrain(count: count, concurrency: 1, server: server.baseURL, token: token, tag: "k1")
-            let concurrent = try await kernelDrain(count: count, concurrency: 8, server: server.baseURL, token: token, tag: "k8")
+            let oneAtATime = try await kernelDrain(
+                count: count,
+                concurrency: 1,
+                server: server.baseURL,
+                token: token,
+                tag: "k1"
+            )
+            let concurrent = try await kernelDrain(
+                count: count,
+                concurrency: 8,
+                server: server.baseURL,
+                token: token,
+                tag: "k8"
+            )
 
             let label = "\(count.formatted) ops"
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "kernel, one at a time", unit: "ops/s", ferry: oneAtATime,
-                baseline: single, baselineName: "plain PUT loop", target: "ratio >= 0.5", met: smoke ? nil : oneAtATime / single >= 0.5))
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "kernel, concurrency 8", unit: "ops/s", ferry: concurrent,
-                baseline: single, baselineName: "plain PUT loop"))
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "plain /v1/batch loop (100/req)", unit: "ops/s", ferry: batched,
-                baseline: single, baselineName: "plain PUT loop", target: "ratio >= 5 (batching)", met: smoke ? nil : batched / single >= 5))
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "kernel batched (engine has none)", unit: "ops/s", ferry: oneAtATime,
-                baseline: oneAtATime, baselineName: "kernel one at a time", target: "ratio >= 5", met: smoke ? nil : false))
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "kernel, one at a time",
+                    unit: "ops/s",
+                    ferry: oneAtATime,
+                    baseline: single,
+                    baselineName: "plain PUT loop",
+                    target: "ratio >= 0.5",
+                    met: smoke ? nil : oneAtATime / single >= 0.5
+                )
+            )
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "kernel, concurrency 8",
+                    unit: "ops/s",
+                    ferry: concurrent,
+                    baseline: single,
+                    baselineName: "plain PUT loop"
+                )
+            )
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "plain /v1/batch loop (100/req)",
+                    unit: "ops/s",
+                    ferry: batched,
+                    baseline: single,
+                    baselineName: "plain PUT loop",
+                    target: "ratio >= 5 (batching)",
+                    met: smoke ? nil : batched / single >= 5
+                )
+            )
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "kernel batched (engine has none)",
+                    unit: "ops/s",
+                    ferry: oneAtATime,
+                    baseline: oneAtATime,
+                    baselineName: "kernel one at a time",
+                    target: "ratio >= 5",
+                    met: smoke ? nil : false
+                )
+            )
             let perPut = 1e6 / single
             let perHealth = 1e6 / health
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "server's own cost per PUT", unit: "µs", ferry: max(0, perPut - perHealth),
-                baseline: perPut, baselineName: "whole PUT round trip"))
-            report.add(Figure(
-                scenario: "drain", size: label, metric: "HTTP floor: GET /v1/health loop", unit: "req/s", ferry: health,
-                baseline: nil, baselineName: nil))
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "server's own cost per PUT",
+                    unit: "µs",
+                    ferry: max(0, perPut - perHealth),
+                    baseline: perPut,
+                    baselineName: "whole PUT round trip"
+                )
+            )
+            report.add(
+                Figure(
+                    scenario: "drain",
+                    size: label,
+                    metric: "HTTP floor: GET /v1/health loop",
+                    unit: "req/s",
+                    ferry: health,
+                    baseline: nil,
+                    baselineName: nil
+                )
+            )
         } catch {
             try? await client.shutdown()
             await server.stop()
@@ -66,13 +132,26 @@ struct DrainScenario {
         await server.stop()
     }
 
-    private func kernelDrain(count: Int, concurrency: Int, server: String, token: String, tag: String) async throws -> Double {
+    private func kernelDrain(
+        count: Int,
+        concurrency: Int,
+        server: String,
+        token: String,
+        tag: String
+    ) async throws -> Double {
         let folder = harness.folder("drain-\(tag)")
         let runtime = try await harness.runtime(
-            in: folder, server: server, concurrency: concurrency, network: true, token: token)
+            in: folder,
+            server: server,
+            concurrency: concurrency,
+            network: true,
+            token: token
+        )
         var done = 0
         while done < count {
-            let chunk = (done..<min(count, done + 500)).map { BenchPlugin.operation(entity: "\(tag)-\($0)", value: "Recipe \($0)") }
+            let chunk = (done..<min(count, done + 500)).map {
+                BenchPlugin.operation(entity: "\(tag)-\($0)", value: "Recipe \($0)")
+            }
             try await runtime.commit(chunk)
             done += chunk.count
         }
@@ -113,33 +192,48 @@ struct PlainLoop {
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 16 << 20)
-        guard (200..<300).contains(response.status.code) else { throw BenchError("\(method) \(path) answered \(response.status.code)") }
+        guard (200..<300).contains(response.status.code) else {
+            throw BenchError("\(method) \(path) answered \(response.status.code)")
+        }
     }
 
     func health(_ count: Int) async throws -> Double {
-        Double(count) / (try await measure {
-            for _ in 0..<count { try await send(.GET, "/v1/health", body: nil, key: nil) }
-        }).seconds
+        Double(count)
+            / (try await measure {
+                for _ in 0..<count { try await send(.GET, "/v1/health", body: nil, key: nil) }
+            }).seconds
     }
 
     func puts(_ count: Int, prefix: String) async throws -> Double {
-        Double(count) / (try await measure {
-            for i in 0..<count {
-                try await send(.PUT, "/v1/recipes/\(prefix)-\(i)", body: #"{"title":"Recipe \#(i)"}"#, key: UUID().uuidString.lowercased())
-            }
-        }).seconds
+        Double(count)
+            / (try await measure {
+                for i in 0..<count {
+                    try await send(
+                        .PUT,
+                        "/v1/recipes/\(prefix)-\(i)",
+                        body: #"{"title":"Recipe \#(i)"}"#,
+                        key: UUID().uuidString.lowercased()
+                    )
+                }
+            }).seconds
     }
 
     func batched(_ count: Int, size: Int, prefix: String) async throws -> Double {
-        Double(count) / (try await measure {
-            var done = 0
-            while done < count {
-                let items = (done..<min(count, done + size)).map { i in
-                    #"{"method":"PUT","path":"/v1/recipes/\#(prefix)-\#(i)","headers":{"Idempotency-Key":"\#(UUID().uuidString.lowercased())"},"body":{"title":"Recipe \#(i)"}}"#
+        Double(count)
+            / (try await measure {
+                var done = 0
+                while done < count {
+                    let items = (done..<min(count, done + size)).map { i in
+                        #"{"method":"PUT","path":"/v1/recipes/\#(prefix)-\#(i)","headers":{"Idempotency-Key":"\#(UUID().uuidString.lowercased())"},"body":{"title":"Recipe \#(i)"}}"#
+                    }
+                    try await send(
+                        .POST,
+                        "/v1/batch",
+                        body: #"{"requests":[\#(items.joined(separator: ","))]}"#,
+                        key: nil
+                    )
+                    done += items.count
                 }
-                try await send(.POST, "/v1/batch", body: #"{"requests":[\#(items.joined(separator: ","))]}"#, key: nil)
-                done += items.count
-            }
-        }).seconds
+            }).seconds
     }
 }

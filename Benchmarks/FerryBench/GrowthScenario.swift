@@ -16,13 +16,22 @@ struct GrowthScenario {
         try Prefill.pending(pending, path: path)
 
         // Baseline: raw C on the same file, same rows, same indexes.
-        var rawEnqueue = Duration.zero, rawChoose = Duration.zero, rawStatus = Duration.zero
+        var rawEnqueue = Duration.zero
+        var rawChoose = Duration.zero
+        var rawStatus = Duration.zero
         do {
             let raw = try RawSQLite(path: path, synchronous: "NORMAL")
             let clock = ContinuousClock()
             for i in 0..<k {
                 let start = clock.now
-                try raw.transaction { try RawOutbox.localWrite(raw, entity: "raw-enq-\(i)", value: "v", now: Date().timeIntervalSince1970 - 1) }
+                try raw.transaction {
+                    try RawOutbox.localWrite(
+                        raw,
+                        entity: "raw-enq-\(i)",
+                        value: "v",
+                        now: Date().timeIntervalSince1970 - 1
+                    )
+                }
                 rawEnqueue += clock.now - start
             }
             for _ in 0..<k {
@@ -31,8 +40,12 @@ struct GrowthScenario {
                 try raw.transaction {
                     try raw.query(
                         "SELECT seq FROM kernel_operations INDEXED BY kernel_operations_ready WHERE state = 'pending' AND next_attempt_at <= ? AND plugin IN ('bench') ORDER BY next_attempt_at, seq LIMIT 1",
-                        [.double(Date().timeIntervalSince1970)]) { seq = RawSQLite.int($0, 0) }
-                    try raw.run("UPDATE kernel_operations SET state = 'in_flight', lease_owner = 'raw', lease_until = ?, dispatched = 1 WHERE seq = ?", [.double(0), .int(seq)])
+                        [.double(Date().timeIntervalSince1970)]
+                    ) { seq = RawSQLite.int($0, 0) }
+                    try raw.run(
+                        "UPDATE kernel_operations SET state = 'in_flight', lease_owner = 'raw', lease_until = ?, dispatched = 1 WHERE seq = ?",
+                        [.double(0), .int(seq)]
+                    )
                 }
                 try raw.transaction { try raw.run("DELETE FROM kernel_operations WHERE seq = ?", [.int(seq)]) }
                 rawChoose += clock.now - start
@@ -73,27 +86,64 @@ struct GrowthScenario {
             enqueueMicros: enqueue.seconds * 1e6 / Double(k),
             chooseAckMicros: drain.seconds * 1e6 / Double(max(sent, 1)),
             rawEnqueueMicros: rawEnqueue.seconds * 1e6 / Double(k),
-            rawChooseAckMicros: rawChoose.seconds * 1e6 / Double(k))
+            rawChooseAckMicros: rawChoose.seconds * 1e6 / Double(k)
+        )
         report.growth.append(point)
         let label = "\(pending.formatted) pending"
         let first = report.growth.first { $0.pending == report.growth.map(\.pending).min() }
         let large = pending >= 1_000_000 && !smoke
-        report.add(Figure(
-            scenario: "growth", size: label, metric: "enqueue per op", unit: "µs", ferry: point.enqueueMicros,
-            baseline: point.rawEnqueueMicros, baselineName: "raw C",
-            target: large ? "<= 1.5x the 1k cost" : nil, met: large ? first.map { point.enqueueMicros <= 1.5 * $0.enqueueMicros } : nil))
-        report.add(Figure(
-            scenario: "growth", size: label, metric: "choose-next + ack per op", unit: "µs", ferry: point.chooseAckMicros,
-            baseline: point.rawChooseAckMicros, baselineName: "raw C",
-            target: large ? "<= 1.5x the 1k cost" : nil, met: large ? first.map { point.chooseAckMicros <= 1.5 * $0.chooseAckMicros } : nil))
+        report.add(
+            Figure(
+                scenario: "growth",
+                size: label,
+                metric: "enqueue per op",
+                unit: "µs",
+                ferry: point.enqueueMicros,
+                baseline: point.rawEnqueueMicros,
+                baselineName: "raw C",
+                target: large ? "<= 1.5x the 1k cost" : nil,
+                met: large ? first.map { point.enqueueMicros <= 1.5 * $0.enqueueMicros } : nil
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "growth",
+                size: label,
+                metric: "choose-next + ack per op",
+                unit: "µs",
+                ferry: point.chooseAckMicros,
+                baseline: point.rawChooseAckMicros,
+                baselineName: "raw C",
+                target: large ? "<= 1.5x the 1k cost" : nil,
+                met: large ? first.map { point.chooseAckMicros <= 1.5 * $0.chooseAckMicros } : nil
+            )
+        )
         let statusMillis = status.seconds * 1000 / Double(statusRuns)
-        report.add(Figure(
-            scenario: "growth", size: label, metric: "status (QueueInspector)", unit: "ms", ferry: statusMillis,
-            baseline: rawStatus.seconds * 1000 / 3, baselineName: "raw count(*) GROUP BY",
-            target: large ? "< 250 ms" : nil, met: large ? statusMillis < 250 : nil))
-        report.add(Figure(
-            scenario: "growth", size: label, metric: "peak RSS (open, \(k) enqueue+drain, status)", unit: "MB",
-            ferry: Double(rss) / 1_048_576, baseline: nil, baselineName: nil,
-            target: large ? "< 150 MB" : nil, met: large ? Double(rss) / 1_048_576 < 150 : nil))
+        report.add(
+            Figure(
+                scenario: "growth",
+                size: label,
+                metric: "status (QueueInspector)",
+                unit: "ms",
+                ferry: statusMillis,
+                baseline: rawStatus.seconds * 1000 / 3,
+                baselineName: "raw count(*) GROUP BY",
+                target: large ? "< 250 ms" : nil,
+                met: large ? statusMillis < 250 : nil
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "growth",
+                size: label,
+                metric: "peak RSS (open, \(k) enqueue+drain, status)",
+                unit: "MB",
+                ferry: Double(rss) / 1_048_576,
+                baseline: nil,
+                baselineName: nil,
+                target: large ? "< 150 MB" : nil,
+                met: large ? Double(rss) / 1_048_576 < 150 : nil
+            )
+        )
     }
 }

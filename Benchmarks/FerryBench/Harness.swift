@@ -45,7 +45,11 @@ struct Harness {
         var options = FerryRuntime.Options()
         options.connectivity = ManualConnectivity()
         options.credentials = StaticCredentials(token: token)
-        return try await FerryRuntime.open(configuration: configuration, pluginTypes: [BenchPlugin.self], options: options)
+        return try await FerryRuntime.open(
+            configuration: configuration,
+            pluginTypes: [BenchPlugin.self],
+            options: options
+        )
     }
 
     /// Creates the kernel's schema (and the bench plugin's) in `folder/ferry.sqlite`,
@@ -68,7 +72,8 @@ enum Prefill {
                 for i in done..<min(count, done + 50_000) {
                     try raw.run(
                         "INSERT INTO bench_entities (id, value, updated_at) VALUES (?, ?, ?)",
-                        [.text("seed-\(i)"), .text("value \(i)"), .double(Double(i))])
+                        [.text("seed-\(i)"), .text("value \(i)"), .double(Double(i))]
+                    )
                 }
             }
             done += 50_000
@@ -102,14 +107,19 @@ enum RawOutbox {
                 (id, plugin, kind, entity, payload, base, created_at, next_attempt_at, state, requires_unmetered, account)
             VALUES (?, 'bench', 'put', ?, ?, NULL, ?, ?, 'pending', 0, NULL)
             """,
-            [.text(UUID().uuidString.lowercased()), .text(entity), .blob(Data("{\"title\":\"\(value)\"}".utf8)), .double(now), .double(now)])
+            [
+                .text(UUID().uuidString.lowercased()), .text(entity), .blob(Data("{\"title\":\"\(value)\"}".utf8)),
+                .double(now), .double(now),
+            ]
+        )
     }
 
     /// One local write: the entity upsert and its operation.
     static func localWrite(_ raw: RawSQLite, entity: String, value: String, now: Double) throws {
         try raw.run(
             "INSERT INTO bench_entities (id, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            [.text(entity), .text(value), .double(now)])
+            [.text(entity), .text(value), .double(now)]
+        )
         try insertOperation(raw, entity: entity, value: value, now: now)
     }
 }

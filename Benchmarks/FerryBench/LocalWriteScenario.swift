@@ -24,10 +24,18 @@ struct LocalWriteScenario {
             for i in 0..<(warmup + writes) {
                 let start = clock.now
                 try connection.transaction {
-                    try RawOutbox.localWrite(connection, entity: "raw-\(i)", value: "value \(i)", now: Date().timeIntervalSince1970)
+                    try RawOutbox.localWrite(
+                        connection,
+                        entity: "raw-\(i)",
+                        value: "value \(i)",
+                        now: Date().timeIntervalSince1970
+                    )
                 }
                 let elapsed = clock.now - start
-                if i >= warmup { raw.add(elapsed); rawTotal += elapsed }
+                if i >= warmup {
+                    raw.add(elapsed)
+                    rawTotal += elapsed
+                }
             }
         }
 
@@ -44,26 +52,79 @@ struct LocalWriteScenario {
                     try BenchPlugin.upsert(id: entity, value: value, now: Date().timeIntervalSince1970, in: db)
                 }
                 let elapsed = clock.now - start
-                if i >= warmup { ferry.add(elapsed); ferryTotal += elapsed }
+                if i >= warmup {
+                    ferry.add(elapsed)
+                    ferryTotal += elapsed
+                }
             }
         }
 
         let name = "local write \(durability.rawValue.uppercased())"
         let label = "\(size.formatted) rows"
         let normal = durability == .normal
-        report.add(Figure(scenario: name, size: label, metric: "p50 latency", unit: "µs", ferry: ferry.p50, baseline: raw.p50, baselineName: "raw C"))
-        report.add(Figure(
-            scenario: name, size: label, metric: "p99 latency", unit: "µs", ferry: ferry.p99, baseline: raw.p99, baselineName: "raw C",
-            target: normal ? "< 1000 µs" : nil, met: normal && !smoke ? ferry.p99 < 1000 : nil))
-        report.add(Figure(
-            scenario: name, size: label, metric: "p99.9 latency", unit: "µs", ferry: ferry.p999, baseline: raw.p999, baselineName: "raw C",
-            target: normal && size >= 1_000_000 ? "< 1000 µs" : nil, met: normal && size >= 1_000_000 && !smoke ? ferry.p999 < 1000 : nil))
-        report.add(Figure(scenario: name, size: label, metric: "max latency", unit: "µs", ferry: ferry.max, baseline: raw.max, baselineName: "raw C"))
+        report.add(
+            Figure(
+                scenario: name,
+                size: label,
+                metric: "p50 latency",
+                unit: "µs",
+                ferry: ferry.p50,
+                baseline: raw.p50,
+                baselineName: "raw C"
+            )
+        )
+        report.add(
+            Figure(
+                scenario: name,
+                size: label,
+                metric: "p99 latency",
+                unit: "µs",
+                ferry: ferry.p99,
+                baseline: raw.p99,
+                baselineName: "raw C",
+                target: normal ? "< 1000 µs" : nil,
+                met: normal && !smoke ? ferry.p99 < 1000 : nil
+            )
+        )
+        report.add(
+            Figure(
+                scenario: name,
+                size: label,
+                metric: "p99.9 latency",
+                unit: "µs",
+                ferry: ferry.p999,
+                baseline: raw.p999,
+                baselineName: "raw C",
+                target: normal && size >= 1_000_000 ? "< 1000 µs" : nil,
+                met: normal && size >= 1_000_000 && !smoke ? ferry.p999 < 1000 : nil
+            )
+        )
+        report.add(
+            Figure(
+                scenario: name,
+                size: label,
+                metric: "max latency",
+                unit: "µs",
+                ferry: ferry.max,
+                baseline: raw.max,
+                baselineName: "raw C"
+            )
+        )
         let ferryRate = Double(writes) / ferryTotal.seconds
         let rawRate = Double(writes) / rawTotal.seconds
-        report.add(Figure(
-            scenario: name, size: label, metric: "throughput (\(writes) writes)", unit: "ops/s", ferry: ferryRate, baseline: rawRate,
-            baselineName: "raw C", target: normal ? "ratio >= 0.5" : nil, met: normal && !smoke ? ferryRate / rawRate >= 0.5 : nil))
+        report.add(
+            Figure(
+                scenario: name,
+                size: label,
+                metric: "throughput (\(writes) writes)",
+                unit: "ops/s",
+                ferry: ferryRate,
+                baseline: rawRate,
+                baselineName: "raw C",
+                target: normal ? "ratio >= 0.5" : nil,
+                met: normal && !smoke ? ferryRate / rawRate >= 0.5 : nil
+            )
+        )
     }
 }
 

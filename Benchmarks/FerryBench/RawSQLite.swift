@@ -9,7 +9,10 @@ final class RawSQLite {
 
     /// Opens `path` with the kernel's pragmas (WAL, `synchronous`, busy timeout).
     init(path: String, synchronous: String) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+        guard
+            sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK
+        else {
             throw BenchError("cannot open \(path)")
         }
         sqlite3_busy_timeout(db, 10_000)
@@ -36,7 +39,9 @@ final class RawSQLite {
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else {
             throw BenchError("prepare \(sql): \(String(cString: sqlite3_errmsg(db)))")
         }
         statements[sql] = statement

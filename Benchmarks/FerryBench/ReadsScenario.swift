@@ -29,7 +29,8 @@ struct ReadsScenario {
         try Prefill.entities(rows, path: harness.databasePath(folder))
         let ids = (0..<reads).map { _ in "seed-\(Int.random(in: 0..<rows))" }
 
-        var rawPoint = Samples(), rawList = Samples()
+        var rawPoint = Samples()
+        var rawList = Samples()
         do {
             let raw = try RawSQLite(path: harness.databasePath(folder), synchronous: "NORMAL")
             let clock = ContinuousClock()
@@ -57,7 +58,8 @@ struct ReadsScenario {
         let runtime = try await harness.runtime(in: folder)
         let reader = CachedReader(connectivity: runtime.connectivity)
         let store = runtime.store
-        var point = Samples(), list = Samples()
+        var point = Samples()
+        var list = Samples()
         let clock = ContinuousClock()
         for id in ids {
             let start = clock.now
@@ -65,17 +67,25 @@ struct ReadsScenario {
                 .cacheFirst,
                 cache: {
                     try await store.read { db in
-                        try Entity.fetchOne(db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities WHERE id = ?"), arguments: [id])
+                        try Entity.fetchOne(
+                            db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities WHERE id = ?"),
+                            arguments: [id]
+                        )
                     }
                 },
                 pending: {
                     try await store.read { db in
                         try Bool.fetchOne(
-                            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)"),
-                            arguments: [id]) ?? false
+                            db.cachedStatement(
+                                sql:
+                                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)"
+                            ),
+                            arguments: [id]
+                        ) ?? false
                     }
                 },
-                refresh: {})
+                refresh: {}
+            )
             point.add(clock.now - start)
             precondition(answer != nil)
         }
@@ -85,22 +95,69 @@ struct ReadsScenario {
                 .cacheFirst,
                 cache: {
                     try await store.read { db in
-                        try Entity.fetchAll(db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities ORDER BY id"))
+                        try Entity.fetchAll(
+                            db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities ORDER BY id")
+                        )
                     }
                 },
                 pending: {
                     try await store.read { db in
-                        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench')")) ?? false
+                        try Bool.fetchOne(
+                            db.cachedStatement(
+                                sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench')"
+                            )
+                        ) ?? false
                     }
                 },
-                refresh: {})
+                refresh: {}
+            )
             list.add(clock.now - start)
             precondition(answer?.value.count == rows)
         }
         let label = "\(rows.formatted) rows"
-        report.add(Figure(scenario: "read cache_first", size: label, metric: "point read p50", unit: "µs", ferry: point.p50, baseline: rawPoint.p50, baselineName: "raw C"))
-        report.add(Figure(scenario: "read cache_first", size: label, metric: "point read p99", unit: "µs", ferry: point.p99, baseline: rawPoint.p99, baselineName: "raw C"))
-        report.add(Figure(scenario: "read cache_first", size: label, metric: "list all p50", unit: "µs", ferry: list.p50, baseline: rawList.p50, baselineName: "raw C"))
-        report.add(Figure(scenario: "read cache_first", size: label, metric: "list all p99", unit: "µs", ferry: list.p99, baseline: rawList.p99, baselineName: "raw C"))
+        report.add(
+            Figure(
+                scenario: "read cache_first",
+                size: label,
+                metric: "point read p50",
+                unit: "µs",
+                ferry: point.p50,
+                baseline: rawPoint.p50,
+                baselineName: "raw C"
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "read cache_first",
+                size: label,
+                metric: "point read p99",
+                unit: "µs",
+                ferry: point.p99,
+                baseline: rawPoint.p99,
+                baselineName: "raw C"
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "read cache_first",
+                size: label,
+                metric: "list all p50",
+                unit: "µs",
+                ferry: list.p50,
+                baseline: rawList.p50,
+                baselineName: "raw C"
+            )
+        )
+        report.add(
+            Figure(
+                scenario: "read cache_first",
+                size: label,
+                metric: "list all p99",
+                unit: "µs",
+                ferry: list.p99,
+                baseline: rawList.p99,
+                baselineName: "raw C"
+            )
+        )
     }
 }

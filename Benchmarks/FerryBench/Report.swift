@@ -18,7 +18,9 @@ struct Figure: Encodable {
     var met: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case scenario, size, metric, unit, ferry, baseline, baselineName = "baseline_name", ratio, target, met
+        case scenario, size, metric, unit, ferry, baseline
+        case baselineName = "baseline_name"
+        case ratio, target, met
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -80,19 +82,26 @@ final class Report {
     }
 
     static var header: String {
-        ["scenario".padding(toLength: 22, withPad: " ", startingAt: 0), "size     ",
-         "metric".padding(toLength: 30, withPad: " ", startingAt: 0), "ferry           ", "baseline  ", "ratio    ",
-         "target".padding(toLength: 22, withPad: " ", startingAt: 0), "verdict"].joined(separator: " ")
+        [
+            "scenario".padding(toLength: 22, withPad: " ", startingAt: 0), "size     ",
+            "metric".padding(toLength: 30, withPad: " ", startingAt: 0), "ferry           ", "baseline  ", "ratio    ",
+            "target".padding(toLength: 22, withPad: " ", startingAt: 0), "verdict",
+        ].joined(separator: " ")
     }
 
     /// The Markdown table for docs/performance.md.
     func markdown() -> String {
-        var lines = ["| Scenario | Size | Metric | Ferry | Baseline | Ratio | Target | Verdict |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        var lines = [
+            "| Scenario | Size | Metric | Ferry | Baseline | Ratio | Target | Verdict |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
         for f in figures {
             let base = f.baseline.map { Self.format($0) + " (\(f.baselineName ?? "raw"))" } ?? "-"
             let ratio = f.ratio.map { String(format: "%.2fx", $0) } ?? "-"
             let verdict = f.met.map { $0 ? "met" : "**missed**" } ?? ""
-            lines.append("| \(f.scenario) | \(f.size) | \(f.metric) | \(Self.format(f.ferry)) \(f.unit) | \(base) | \(ratio) | \(f.target ?? "") | \(verdict) |")
+            lines.append(
+                "| \(f.scenario) | \(f.size) | \(f.metric) | \(Self.format(f.ferry)) \(f.unit) | \(base) | \(ratio) | \(f.target ?? "") | \(verdict) |"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -112,7 +121,10 @@ final class Report {
         try markdown().write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
         if !growth.isEmpty {
             try GrowthChart(points: growth).svg().write(
-                to: directory.appendingPathComponent("growth.svg"), atomically: true, encoding: .utf8)
+                to: directory.appendingPathComponent("growth.svg"),
+                atomically: true,
+                encoding: .utf8
+            )
         }
     }
 }
@@ -122,7 +134,12 @@ struct GrowthChart {
     var points: [GrowthPoint]
 
     func svg() -> String {
-        let width = 720.0, height = 420.0, left = 70.0, right = 200.0, top = 40.0, bottom = 60.0
+        let width = 720.0
+        let height = 420.0
+        let left = 70.0
+        let right = 200.0
+        let top = 40.0
+        let bottom = 60.0
         let sorted = points.sorted { $0.pending < $1.pending }
         let series: [(String, String, (GrowthPoint) -> Double)] = [
             ("Ferry enqueue", "#d62728", { $0.enqueueMicros }),
@@ -132,7 +149,8 @@ struct GrowthChart {
         ]
         let maxY = max(1, sorted.flatMap { p in series.map { $0.2(p) } }.max() ?? 1) * 1.15
         let xs = sorted.map { log10(Double(max($0.pending, 1))) }
-        let minX = (xs.min() ?? 3) - 0.3, maxX = (xs.max() ?? 6) + 0.3
+        let minX = (xs.min() ?? 3) - 0.3
+        let maxX = (xs.max() ?? 6) + 0.3
         func x(_ v: Double) -> Double { left + (v - minX) / max(maxX - minX, 0.01) * (width - left - right) }
         func y(_ v: Double) -> Double { top + (1 - v / maxY) * (height - top - bottom) }
         var out = """
@@ -146,12 +164,14 @@ struct GrowthChart {
         for tick in 0...4 {
             let value = maxY / 4 * Double(tick)
             out += "<text x=\"\(left - 8)\" y=\"\(y(value) + 4)\" text-anchor=\"end\">\(Report.format(value))</text>\n"
-            out += "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(width - right)\" y2=\"\(y(value))\" stroke=\"#eee\"/>\n"
+            out +=
+                "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(width - right)\" y2=\"\(y(value))\" stroke=\"#eee\"/>\n"
         }
         for (p, lx) in zip(sorted, xs) {
             out += "<text x=\"\(x(lx))\" y=\"\(y(0) + 18)\" text-anchor=\"middle\">\(p.pending)</text>\n"
         }
-        out += "<text x=\"\((left + width - right) / 2)\" y=\"\(height - 15)\" text-anchor=\"middle\">pending operations (log scale)</text>\n"
+        out +=
+            "<text x=\"\((left + width - right) / 2)\" y=\"\(height - 15)\" text-anchor=\"middle\">pending operations (log scale)</text>\n"
         for (index, (name, color, value)) in series.enumerated() {
             let path = zip(sorted, xs).map { "\(x($1)),\(y(value($0)))" }.joined(separator: " ")
             let dash = name.hasPrefix("raw") ? " stroke-dasharray=\"5,4\"" : ""
@@ -160,7 +180,8 @@ struct GrowthChart {
                 out += "<circle cx=\"\(x(lx))\" cy=\"\(y(value(p)))\" r=\"3\" fill=\"\(color)\"/>\n"
             }
             let ly = top + 20 + Double(index) * 20
-            out += "<line x1=\"\(width - right + 15)\" y1=\"\(ly)\" x2=\"\(width - right + 40)\" y2=\"\(ly)\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
+            out +=
+                "<line x1=\"\(width - right + 15)\" y1=\"\(ly)\" x2=\"\(width - right + 40)\" y2=\"\(ly)\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
             out += "<text x=\"\(width - right + 45)\" y=\"\(ly + 4)\">\(name)</text>\n"
         }
         return out + "</svg>\n"

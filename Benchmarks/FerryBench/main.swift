@@ -19,19 +19,27 @@ struct Options {
             switch argument {
             case "--smoke": smoke = true
             case "--sizes":
-                guard let value = iterator.next() else { throw BenchError("--sizes needs a list, e.g. --sizes 1000,100000") }
+                guard let value = iterator.next() else {
+                    throw BenchError("--sizes needs a list, e.g. --sizes 1000,100000")
+                }
                 sizes = try value.split(separator: ",").map {
-                    guard let size = Int($0), size > 0 else { throw BenchError("--sizes: \($0) is not a positive number") }
+                    guard let size = Int($0), size > 0 else {
+                        throw BenchError("--sizes: \($0) is not a positive number")
+                    }
                     return size
                 }
             case "--only":
-                guard let value = iterator.next() else { throw BenchError("--only needs a list, e.g. --only local,growth") }
+                guard let value = iterator.next() else {
+                    throw BenchError("--only needs a list, e.g. --only local,growth")
+                }
                 only = Set(value.split(separator: ",").map(String.init))
             case "--out":
                 guard let value = iterator.next() else { throw BenchError("--out needs a folder") }
                 out = value
             case "-h", "--help":
-                print("usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing] [--out DIR]")
+                print(
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing] [--out DIR]"
+                )
                 exit(0)
             default:
                 throw BenchError("unknown argument \(argument); see --help")
@@ -44,7 +52,9 @@ struct Options {
 }
 
 func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+        separator: " "
+    ) ?? "?"
 }
 
 do {
@@ -62,7 +72,9 @@ do {
         "mode": options.smoke ? "smoke" : "full",
         "sizes": options.sizes.map(String.init).joined(separator: ","),
     ]
-    say("ferry-bench: \(report.machine["cores"]!) cores, \(report.machine["memory_gib"]!) GiB, SQLite \(RawSQLite.version), load \(loadAverage())")
+    say(
+        "ferry-bench: \(report.machine["cores"]!) cores, \(report.machine["memory_gib"]!) GiB, SQLite \(RawSQLite.version), load \(loadAverage())"
+    )
     say(Report.header)
     let smoke = options.smoke
     if options.wants("local") {
@@ -88,7 +100,9 @@ do {
     }
     report.machine["load_average_end"] = loadAverage()
     report.machine["finished"] = ISO8601DateFormatter().string(from: Date())
-    let out = URL(fileURLWithPath: options.out ?? (smoke ? NSTemporaryDirectory() + "ferry-bench-smoke" : "Benchmarks/results"))
+    let out = URL(
+        fileURLWithPath: options.out ?? (smoke ? NSTemporaryDirectory() + "ferry-bench-smoke" : "Benchmarks/results")
+    )
     try report.write(to: out)
     say("wrote \(out.path)/results.json, results.md\(report.growth.isEmpty ? "" : ", growth.svg")")
     if smoke, report.figures.contains(where: { $0.scenario == "coalescing" && $0.met == false }) {

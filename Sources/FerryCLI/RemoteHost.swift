@@ -19,7 +19,8 @@ actor RemoteHost {
         guard let url = URL(string: remote), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw FerryError(
                 .configuration,
-                "\(configuration.file): server \(remote) is neither `embedded` nor an http(s) URL; write e.g. server: https://api.example.com")
+                "\(configuration.file): server \(remote) is neither `embedded` nor an http(s) URL; write e.g. server: https://api.example.com"
+            )
         }
         return remote
     }
@@ -33,9 +34,20 @@ actor RemoteHost {
             logger.logLevel = .warning
             do {
                 return try await FerryServer.start(
-                    FerryServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: folder, seedDemo: true, logger: logger))
+                    FerryServerConfiguration(
+                        host: "127.0.0.1",
+                        port: 0,
+                        dataDirectory: folder,
+                        seedDemo: true,
+                        logger: logger
+                    )
+                )
             } catch {
-                throw FerryError(.storage, "could not start the embedded server in \(folder): \(error)", underlying: error)
+                throw FerryError(
+                    .storage,
+                    "could not start the embedded server in \(folder): \(error)",
+                    underlying: error
+                )
             }
         }
         embedded = starting

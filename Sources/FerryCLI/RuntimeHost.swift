@@ -11,7 +11,8 @@ enum RuntimeHost {
         guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
             throw FerryError(
                 .configuration,
-                "\(configuration.file): log_level \(configuration.kernel.logLevel) is not a level; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+                "\(configuration.file): log_level \(configuration.kernel.logLevel) is not a level; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         bootstrapLogging(level: global.verbose ? .debug : configured)
         let remotes = RemoteHost(configuration: configuration)
@@ -19,7 +20,10 @@ enum RuntimeHost {
         options.logger = Logger(label: "ferry")
         options.resolveRemote = { try await remotes.resolve($0) }
         let runtime = try await FerryRuntime.open(
-            configuration: configuration, pluginTypes: Composition.plugins, options: options)
+            configuration: configuration,
+            pluginTypes: Composition.plugins,
+            options: options
+        )
         defer { runtime.events.finish() }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in

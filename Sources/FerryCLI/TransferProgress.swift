@@ -33,6 +33,7 @@ enum TransferProgress {
     }
 
     static func size(_ bytes: Int64) -> String {
-        bytes < 1_000_000 ? String(format: "%.1f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        bytes < 1_000_000
+            ? String(format: "%.1f kB", Double(bytes) / 1000) : String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }

@@ -50,8 +50,11 @@ public struct FerryExecutable: Sendable {
                 running.process.waitUntilExit()
                 continuation.resume(
                     returning: Result(
-                        status: running.process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                        error: String(decoding: error, as: UTF8.self)))
+                        status: running.process.terminationStatus,
+                        output: String(decoding: output, as: UTF8.self),
+                        error: String(decoding: error, as: UTF8.self)
+                    )
+                )
             }
         }
     }

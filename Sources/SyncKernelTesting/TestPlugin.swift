@@ -38,7 +38,8 @@ public struct TestPlugin: SyncPlugin {
                         version INTEGER NOT NULL DEFAULT 0,
                         deleted INTEGER NOT NULL DEFAULT 0
                     )
-                    """)
+                    """
+            )
         }
     ]
 
@@ -76,13 +77,21 @@ public struct TestPlugin: SyncPlugin {
         let key = operation.id.uuidString.lowercased()
         let path = "/items/\(operation.entity)"
         var headers: [(String, String)] = [("Content-Type", "application/json")]
-        if !operation.force, let base = operation.base, let item = try? JSONDecoder.ferry.decode(Item.self, from: base) {
+        if !operation.force, let base = operation.base, let item = try? JSONDecoder.ferry.decode(Item.self, from: base)
+        {
             headers.append(("If-Match", "\"\(item.version)\""))
         }
         switch operation.kind {
         case "put", "patch":
             let response = try await context.transport.send(
-                HTTPRequest(operation.kind == "put" ? "PUT" : "PATCH", path, headers: headers, body: operation.payload, idempotencyKey: key))
+                HTTPRequest(
+                    operation.kind == "put" ? "PUT" : "PATCH",
+                    path,
+                    headers: headers,
+                    body: operation.payload,
+                    idempotencyKey: key
+                )
+            )
             let item = try response.decode(Item.self)
             return SendOutcome { db in try Self.store(item, in: db) }
         case "delete":
@@ -90,7 +99,8 @@ public struct TestPlugin: SyncPlugin {
             return .delivered
         case "create":
             let response = try await context.transport.send(
-                HTTPRequest("POST", "/items", headers: headers, body: operation.payload, idempotencyKey: key))
+                HTTPRequest("POST", "/items", headers: headers, body: operation.payload, idempotencyKey: key)
+            )
             let created = try response.decode(CreatedBody.self)
             return SendOutcome(remoteID: created.key)
         case "save", "unsave", "upload":
@@ -98,7 +108,9 @@ public struct TestPlugin: SyncPlugin {
             _ = try await context.transport.send(HTTPRequest(method, "/saved/\(operation.entity)", idempotencyKey: key))
             return .delivered
         case "ping":
-            _ = try await context.transport.send(HTTPRequest("POST", "/ping", body: operation.payload, idempotencyKey: key))
+            _ = try await context.transport.send(
+                HTTPRequest("POST", "/ping", body: operation.payload, idempotencyKey: key)
+            )
             return .delivered
         default:
             throw FerryError(.plugin, "items has no operation \(operation.kind)")
@@ -110,7 +122,8 @@ public struct TestPlugin: SyncPlugin {
         var cursor = try await context.cursor()
         while true {
             let response = try await context.transport.send(
-                HTTPRequest("GET", "/items", query: cursor.map { [("since", $0)] } ?? []))
+                HTTPRequest("GET", "/items", query: cursor.map { [("since", $0)] } ?? [])
+            )
             let changes = try response.decode(ChangesBody.self)
             let page = try await context.store.write { db -> PullSummary in
                 var page = PullSummary()
@@ -174,7 +187,8 @@ public struct TestPlugin: SyncPlugin {
     static func store(_ item: Item, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO items_entries (key, value, version) VALUES (?, ?, ?)",
-            arguments: [item.key, item.value, item.version])
+            arguments: [item.key, item.value, item.version]
+        )
     }
 
     /// The local value of `key`.
@@ -185,19 +199,35 @@ public struct TestPlugin: SyncPlugin {
 
 extension TestPlugin {
     /// The local write of a `put`: the row and the operation in one transaction.
-    public static func put(_ key: String, _ value: String, base: Item? = nil, in runtime: FerryRuntime) async throws -> EnqueueResult {
+    public static func put(
+        _ key: String,
+        _ value: String,
+        base: Item? = nil,
+        in runtime: FerryRuntime
+    ) async throws -> EnqueueResult {
         let operation = NewOperation(
-            plugin: name, kind: "put", entity: key, payloadJSON: try JSONEncoder.ferry.encode(ValueBody(value: value)),
-            base: try base.map { try JSONEncoder.ferry.encode($0) })
+            plugin: name,
+            kind: "put",
+            entity: key,
+            payloadJSON: try JSONEncoder.ferry.encode(ValueBody(value: value)),
+            base: try base.map { try JSONEncoder.ferry.encode($0) }
+        )
         return try await runtime.commit([operation]) { db in
             try db.execute(
-                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
+                sql:
+                    "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value]
+            )
         }.first ?? .cancelled
     }
 
     /// Queues an operation of `kind` on `key` with a JSON `payload`.
-    public static func enqueue(_ kind: String, _ key: String, payload: [String: String] = [:], in runtime: FerryRuntime) async throws -> EnqueueResult {
+    public static func enqueue(
+        _ kind: String,
+        _ key: String,
+        payload: [String: String] = [:],
+        in runtime: FerryRuntime
+    ) async throws -> EnqueueResult {
         let operation = try NewOperation(plugin: name, kind: kind, entity: key, payload: payload)
         return try await runtime.commit([operation]).first ?? .cancelled
     }

@@ -28,7 +28,11 @@ public struct TestRuntime: Sendable {
         if let executor { options.executor = executor }
         let store = try store ?? FerryStore.inMemory(migrations: plugins.flatMap { $0.migrations })
         let runtime = try await FerryRuntime.open(
-            configuration: configuration, pluginTypes: plugins, options: options, store: store)
+            configuration: configuration,
+            pluginTypes: plugins,
+            options: options,
+            store: store
+        )
         return TestRuntime(runtime: runtime, clock: clock, connectivity: connectivity)
     }
 
@@ -40,6 +44,8 @@ public struct TestRuntime: Sendable {
 
     /// Every operation in the outbox, oldest first.
     public func operations() async throws -> [QueuedOperation] {
-        try await runtime.store.read { db in try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq") }
+        try await runtime.store.read { db in
+            try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq")
+        }
     }
 }

@@ -4,34 +4,46 @@ import Logging
 import Testing
 
 /// A domain written in config.yaml alone, used from the command line against the reference server.
-@Suite("ferry domain against FerryServer", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite(
+    "ferry domain against FerryServer",
+    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+)
 struct DeclaredDomainCommandTests {
     @Test func aYAMLOnlyDomainPullsQueuesAndSends() async throws {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var configuration = FerryServerConfiguration(
+            port: 0,
+            seedDemo: true,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         configuration.passwordHashCost = 4
         let server = try await FerryServer.start(configuration)
-        let ferry = try FerryProcess.make(config: """
-            server: \(server.baseURL)
-            plugins:
-              auth: {username: demo, password: demo-password}
-            domains:
-              favourites:
-                pull: /v1/saved-recipes/changes
-                operations:
-                  save: {method: PUT, path: "/v1/saved-recipes/{entity}", cancels: [unsave]}
-                  unsave: {method: DELETE, path: "/v1/saved-recipes/{entity}", cancels: [save]}
-            """)
+        let ferry = try FerryProcess.make(
+            config: """
+                server: \(server.baseURL)
+                plugins:
+                  auth: {username: demo, password: demo-password}
+                domains:
+                  favourites:
+                    pull: /v1/saved-recipes/changes
+                    operations:
+                      save: {method: PUT, path: "/v1/saved-recipes/{entity}", cancels: [unsave]}
+                      unsave: {method: DELETE, path: "/v1/saved-recipes/{entity}", cancels: [save]}
+                """
+        )
         let first = try await ferry.run(["run", "--once"])
         #expect(first.status == 0, "\(first.error)")
         let pulled = try await ferry.run(["domain", "favourites", "list", "--json"])
-        let entities = (try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [[String: Any]])?.compactMap { $0["entity"] as? String }
+        let entities = (try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [[String: Any]])?
+            .compactMap { $0["entity"] as? String }
         #expect(entities?.contains("demo-dal") == true)
 
         #expect(try await ferry.run(["domain", "favourites", "save", "demo-pancakes"]).output.contains("queued save"))
         #expect(try await ferry.run(["domain", "favourites", "unsave", "demo-dal"]).status == 0)
         let sent = try await ferry.run(["run", "--once"])
         #expect(sent.output.contains("sent 2"), "\(sent.output)")
-        let fresh = try FerryProcess.make(config: try String(contentsOf: ferry.folder.appendingPathComponent("config.yaml"), encoding: .utf8))
+        let fresh = try FerryProcess.make(
+            config: try String(contentsOf: ferry.folder.appendingPathComponent("config.yaml"), encoding: .utf8)
+        )
         #expect(try await fresh.run(["run", "--once"]).status == 0)
         let after = try await fresh.run(["domain", "favourites", "list"]).output
         #expect(after.contains("demo-pancakes"))

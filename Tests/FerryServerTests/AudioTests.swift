@@ -23,7 +23,9 @@ struct AudioTests {
         #expect(track["part_key"] as? String == "demo-a1-t1.wav")
         #expect(track["track_number"] as? Int == 1)
         #expect((track["sha256"] as? String)?.count == 64)
-        #expect(try await server.request(.GET, "/v1/audio/albums/alb_none", token: token).errorCode == "album_not_found")
+        #expect(
+            try await server.request(.GET, "/v1/audio/albums/alb_none", token: token).errorCode == "album_not_found"
+        )
         await server.stop()
     }
 
@@ -47,7 +49,12 @@ struct AudioTests {
         #expect(head.header("Content-Length") == String(file.body.count))
         #expect(head.body.isEmpty)
         let etag = try #require(file.header("ETag"))
-        let notModified = try await server.request(.GET, "/v1/audio/files/demo-a1-t1.wav", token: token, headers: ["If-None-Match": etag])
+        let notModified = try await server.request(
+            .GET,
+            "/v1/audio/files/demo-a1-t1.wav",
+            token: token,
+            headers: ["If-None-Match": etag]
+        )
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
         await server.stop()
@@ -58,22 +65,45 @@ struct AudioTests {
         let token = try await server.login()
         let whole = try await server.request(.GET, "/v1/audio/files/demo-a2-t3.wav", token: token).body
         let size = whole.count
-        let middle = try await server.request(.GET, "/v1/audio/files/demo-a2-t3.wav", token: token, headers: ["Range": "bytes=100-199"])
+        let middle = try await server.request(
+            .GET,
+            "/v1/audio/files/demo-a2-t3.wav",
+            token: token,
+            headers: ["Range": "bytes=100-199"]
+        )
         #expect(middle.status == 206)
         #expect(middle.header("Content-Range") == "bytes 100-199/\(size)")
         #expect(middle.header("Content-Length") == "100")
         #expect(middle.body == whole.subdata(in: 100..<200))
-        let open = try await server.request(.GET, "/v1/audio/files/demo-a2-t3.wav", token: token, headers: ["Range": "bytes=\(size - 10)-"])
+        let open = try await server.request(
+            .GET,
+            "/v1/audio/files/demo-a2-t3.wav",
+            token: token,
+            headers: ["Range": "bytes=\(size - 10)-"]
+        )
         #expect(open.status == 206)
         #expect(open.body == whole.suffix(10))
-        let suffix = try await server.request(.GET, "/v1/audio/files/demo-a2-t3.wav", token: token, headers: ["Range": "bytes=-44"])
+        let suffix = try await server.request(
+            .GET,
+            "/v1/audio/files/demo-a2-t3.wav",
+            token: token,
+            headers: ["Range": "bytes=-44"]
+        )
         #expect(suffix.body == whole.suffix(44))
-        let beyond = try await server.request(.GET, "/v1/audio/files/demo-a2-t3.wav", token: token, headers: ["Range": "bytes=\(size)-"])
+        let beyond = try await server.request(
+            .GET,
+            "/v1/audio/files/demo-a2-t3.wav",
+            token: token,
+            headers: ["Range": "bytes=\(size)-"]
+        )
         #expect(beyond.status == 416)
         #expect(beyond.header("Content-Range") == "bytes */\(size)")
         #expect(beyond.errorCode == "range_not_satisfiable")
         let staleIfRange = try await server.request(
-            .GET, "/v1/audio/files/demo-a2-t3.wav", token: token, headers: ["Range": "bytes=0-9", "If-Range": "\"old\""]
+            .GET,
+            "/v1/audio/files/demo-a2-t3.wav",
+            token: token,
+            headers: ["Range": "bytes=0-9", "If-Range": "\"old\""]
         )
         #expect(staleIfRange.status == 200)
         #expect(staleIfRange.body.count == size)
@@ -83,12 +113,17 @@ struct AudioTests {
     @Test func partKeysAreValidated() async throws {
         let server = try await TestServer.start()
         let token = try await server.login()
-        for path in ["/v1/audio/files/..%2F..%2Fetc%2Fpasswd", "/v1/audio/files/..", "/v1/audio/files/a%00b", "/v1/audio/files/.hidden"] {
+        for path in [
+            "/v1/audio/files/..%2F..%2Fetc%2Fpasswd", "/v1/audio/files/..", "/v1/audio/files/a%00b",
+            "/v1/audio/files/.hidden",
+        ] {
             let response = try await server.request(.GET, path, token: token)
             #expect(response.status == 400, "\(path)")
             #expect(response.hasErrorShape)
         }
-        #expect(try await server.request(.GET, "/v1/audio/files/missing.wav", token: token).errorCode == "file_not_found")
+        #expect(
+            try await server.request(.GET, "/v1/audio/files/missing.wav", token: token).errorCode == "file_not_found"
+        )
         await server.stop()
     }
 
@@ -97,7 +132,11 @@ struct AudioTests {
         let token = try await server.login()
         let start = try await server.request(.GET, "/v1/audio/collections/changes", token: token)
         let cursor = try #require(start.object["cursor"] as? String)
-        let changed = try await server.request(.PUT, "/admin/audio/collections/col_demo_favourites", json: ["album_ids": ["alb_demo_2"]])
+        let changed = try await server.request(
+            .PUT,
+            "/admin/audio/collections/col_demo_favourites",
+            json: ["album_ids": ["alb_demo_2"]]
+        )
         #expect(changed.status == 200)
         #expect(changed.object["version"] as? Int == 2)
         let feed = try await server.request(.GET, "/v1/audio/collections/changes?since=\(cursor)", token: token)

@@ -5,7 +5,11 @@ import Testing
 struct AuthTests {
     @Test func loginReturnsTokensAndTheUser() async throws {
         let server = try await TestServer.start()
-        let response = try await server.request(.POST, "/v1/auth/login", json: ["username": "demo", "password": "demo-password"])
+        let response = try await server.request(
+            .POST,
+            "/v1/auth/login",
+            json: ["username": "demo", "password": "demo-password"]
+        )
         #expect(response.status == 200)
         #expect(response.object["token_type"] as? String == "Bearer")
         #expect(response.object["expires_in"] as? Int == 3600)
@@ -58,7 +62,11 @@ struct AuthTests {
 
     @Test func refreshRotatesAndRevokesTheOldPair() async throws {
         let server = try await TestServer.start()
-        let login = try await server.request(.POST, "/v1/auth/login", json: ["username": "demo", "password": "demo-password"])
+        let login = try await server.request(
+            .POST,
+            "/v1/auth/login",
+            json: ["username": "demo", "password": "demo-password"]
+        )
         let oldAccess = try #require(login.object["access_token"] as? String)
         let oldRefresh = try #require(login.object["refresh_token"] as? String)
         let refreshed = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": oldRefresh])
@@ -82,7 +90,11 @@ struct AuthTests {
 
     @Test func refreshTokensExpire() async throws {
         let server = try await TestServer.start { $0.refreshTokenLifetime = 120 }
-        let login = try await server.request(.POST, "/v1/auth/login", json: ["username": "demo", "password": "demo-password"])
+        let login = try await server.request(
+            .POST,
+            "/v1/auth/login",
+            json: ["username": "demo", "password": "demo-password"]
+        )
         let refresh = try #require(login.object["refresh_token"] as? String)
         server.clock.advance(by: 121)
         let response = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": refresh])
@@ -93,7 +105,11 @@ struct AuthTests {
 
     @Test func logoutRevokesTheSession() async throws {
         let server = try await TestServer.start()
-        let login = try await server.request(.POST, "/v1/auth/login", json: ["username": "demo", "password": "demo-password"])
+        let login = try await server.request(
+            .POST,
+            "/v1/auth/login",
+            json: ["username": "demo", "password": "demo-password"]
+        )
         let access = try #require(login.object["access_token"] as? String)
         let refresh = try #require(login.object["refresh_token"] as? String)
         #expect(try await server.request(.POST, "/v1/auth/logout", token: access).status == 204)

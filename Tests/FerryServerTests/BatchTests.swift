@@ -8,8 +8,14 @@ struct BatchTests {
         let token = try await server.login()
         let requests: [[String: Any]] = [
             ["method": "PUT", "path": "/v1/saved-recipes/demo-pancakes", "headers": ["Idempotency-Key": "s1"]],
-            ["method": "PATCH", "path": "/v1/movies/m_demo_heat", "headers": ["If-Match": "\"1\""], "body": ["status": "watched"]],
-            ["method": "PATCH", "path": "/v1/movies/m_demo_heat", "headers": ["If-Match": "\"1\""], "body": ["status": "watching"]],
+            [
+                "method": "PATCH", "path": "/v1/movies/m_demo_heat", "headers": ["If-Match": "\"1\""],
+                "body": ["status": "watched"],
+            ],
+            [
+                "method": "PATCH", "path": "/v1/movies/m_demo_heat", "headers": ["If-Match": "\"1\""],
+                "body": ["status": "watching"],
+            ],
             ["method": "DELETE", "path": "/v1/saved-recipes/demo-dal"],
             ["method": "GET", "path": "/v1/movies?status=watched"],
             ["method": "PUT", "path": "/v1/saved-recipes/nope"],
@@ -19,12 +25,21 @@ struct BatchTests {
         let responses = try #require(response.object["responses"] as? [[String: Any]])
         #expect(responses.map { $0["status"] as? Int } == [201, 200, 412, 204, 200, 404])
         #expect((responses[1]["headers"] as? [String: String])?["ETag"] == "\"2\"")
-        let current = ((responses[2]["body"] as? [String: Any])?["error"] as? [String: Any])?["details"] as? [String: Any]
+        let current =
+            ((responses[2]["body"] as? [String: Any])?["error"] as? [String: Any])?["details"] as? [String: Any]
         #expect((current?["current"] as? [String: Any])?["status"] as? String == "watched")
         #expect(((responses[4]["body"] as? [String: Any])?["movies"] as? [Any])?.count == 3)
-        #expect(((responses[5]["body"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "recipe_not_found")
+        #expect(
+            ((responses[5]["body"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+                == "recipe_not_found"
+        )
         // The idempotency key inside the batch is honoured alone too.
-        let replay = try await server.request(.PUT, "/v1/saved-recipes/demo-pancakes", token: token, headers: ["Idempotency-Key": "s1"])
+        let replay = try await server.request(
+            .PUT,
+            "/v1/saved-recipes/demo-pancakes",
+            token: token,
+            headers: ["Idempotency-Key": "s1"]
+        )
         #expect(replay.status == 201)
         #expect(replay.header("Idempotent-Replayed") == "true")
         let stats = try await server.request(.GET, "/admin/stats")
@@ -38,7 +53,12 @@ struct BatchTests {
         let unauthenticated = try await server.request(.POST, "/v1/batch", json: ["requests": [] as [Any]])
         #expect(unauthenticated.status == 401)
         let sam = try await server.login("sam", "sam-password")
-        let response = try await server.request(.POST, "/v1/batch", json: ["requests": [["method": "GET", "path": "/v1/movies/m_demo_heat"]]], token: sam)
+        let response = try await server.request(
+            .POST,
+            "/v1/batch",
+            json: ["requests": [["method": "GET", "path": "/v1/movies/m_demo_heat"]]],
+            token: sam
+        )
         #expect((response.object["responses"] as? [[String: Any]])?.first?["status"] as? Int == 404)
         await server.stop()
     }
@@ -55,7 +75,10 @@ struct BatchTests {
         let statuses = (response.object["responses"] as? [[String: Any]])?.map { $0["status"] as? Int }
         #expect(statuses == [400, 400, 400])
         let tooMany = try await server.request(
-            .POST, "/v1/batch", json: ["requests": Array(repeating: ["method": "GET", "path": "/v1/movies"], count: 4)], token: token
+            .POST,
+            "/v1/batch",
+            json: ["requests": Array(repeating: ["method": "GET", "path": "/v1/movies"], count: 4)],
+            token: token
         )
         #expect(tooMany.status == 400)
         #expect(tooMany.errorCode == "batch_too_large")

@@ -6,8 +6,15 @@ import Testing
 struct FaultTests {
     @Test func failNextInjectsStatusFaultsWithRetryAfter() async throws {
         let server = try await TestServer.start(seedDemo: false)
-        for (kind, status, code) in [("internal_error", 500, "injected_fault"), ("rate_limited", 429, "rate_limited"), ("unavailable", 503, "unavailable")] {
-            let set = try await server.request(.PUT, "/admin/faults", json: ["fail_next": ["kind": kind, "count": 2], "retry_after_seconds": 7])
+        for (kind, status, code) in [
+            ("internal_error", 500, "injected_fault"), ("rate_limited", 429, "rate_limited"),
+            ("unavailable", 503, "unavailable"),
+        ] {
+            let set = try await server.request(
+                .PUT,
+                "/admin/faults",
+                json: ["fail_next": ["kind": kind, "count": 2], "retry_after_seconds": 7]
+            )
             #expect(set.status == 200)
             for _ in 0..<2 {
                 let response = try await server.request(.GET, "/v1/health")
@@ -35,7 +42,10 @@ struct FaultTests {
     }
 
     @Test func faultsSpareAdminAndHonourThePathPrefix() async throws {
-        let server = try await TestServer.start(seedDemo: false, faults: FaultSettings(unavailableRate: 1, pathPrefix: "/v1/movies"))
+        let server = try await TestServer.start(
+            seedDemo: false,
+            faults: FaultSettings(unavailableRate: 1, pathPrefix: "/v1/movies")
+        )
         #expect(try await server.request(.GET, "/v1/health").status == 200)
         #expect(try await server.request(.GET, "/v1/movies").status == 503)
         server.server.setFaults(FaultSettings(unavailableRate: 1))
@@ -65,16 +75,31 @@ struct FaultTests {
         let token = try await server.login()
         server.server.setFaults(FaultSettings(failNext: .init(kind: .drop, count: 1)))
         await #expect(throws: (any Error).self) {
-            _ = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: ["Idempotency-Key": "drop-1"])
+            _ = try await server.request(
+                .POST,
+                "/v1/movies",
+                json: ["tmdb_id": 603],
+                token: token,
+                headers: ["Idempotency-Key": "drop-1"]
+            )
         }
-        let retry = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: ["Idempotency-Key": "drop-1"])
+        let retry = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 603],
+            token: token,
+            headers: ["Idempotency-Key": "drop-1"]
+        )
         #expect(retry.status == 201)
         #expect(retry.header("Idempotent-Replayed") == "true")
         await server.stop()
     }
 
     @Test func truncatedBodiesFailTheClient() async throws {
-        let server = try await TestServer.start(seedDemo: false, faults: FaultSettings(failNext: .init(kind: .truncate, count: 1)))
+        let server = try await TestServer.start(
+            seedDemo: false,
+            faults: FaultSettings(failNext: .init(kind: .truncate, count: 1))
+        )
         await #expect(throws: (any Error).self) {
             _ = try await server.request(.GET, "/tmdb/t/p/w92/ferry-poster-949.png")
         }
@@ -120,7 +145,9 @@ struct FaultTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         _ = try await server.request(.DELETE, "/admin/stats")
-        for id in ["m_demo_heat", "m_demo_dune", "m_x"] { _ = try await server.request(.GET, "/v1/movies/\(id)", token: token) }
+        for id in ["m_demo_heat", "m_demo_dune", "m_x"] {
+            _ = try await server.request(.GET, "/v1/movies/\(id)", token: token)
+        }
         _ = try await server.request(.GET, "/nowhere")
         let stats = try await server.request(.GET, "/admin/stats")
         let requests = try #require(stats.object["requests"] as? [String: Int])

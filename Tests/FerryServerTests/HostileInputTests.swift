@@ -14,7 +14,13 @@ struct HostileInputTests {
             (Data([0xFF, 0xFE, 0x00]), "malformed_json"),
         ]
         for (body, code) in cases {
-            let response = try await server.request(.POST, "/v1/movies", body: body, token: token, headers: ["Content-Type": "application/json"])
+            let response = try await server.request(
+                .POST,
+                "/v1/movies",
+                body: body,
+                token: token,
+                headers: ["Content-Type": "application/json"]
+            )
             #expect(response.status == 400)
             #expect(response.errorCode == code)
             #expect(response.hasErrorShape)
@@ -24,7 +30,12 @@ struct HostileInputTests {
         let wrongType = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": "949"], token: token)
         #expect(wrongType.status == 400)
         #expect(wrongType.errorDetails["field"] as? String == "tmdb_id")
-        let unknown = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603, "admin": true], token: token)
+        let unknown = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 603, "admin": true],
+            token: token
+        )
         #expect(unknown.errorCode == "unknown_field")
         await server.stop()
     }
@@ -45,7 +56,8 @@ struct HostileInputTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let paths = [
-            "/v1/recipes/..%2F..%2Fserver.sqlite", "/v1/recipes/%2e%2e", "/v1/recipes/a%5Cb", "/v1/recipes/..%2Fx/photo",
+            "/v1/recipes/..%2F..%2Fserver.sqlite", "/v1/recipes/%2e%2e", "/v1/recipes/a%5Cb",
+            "/v1/recipes/..%2Fx/photo",
             "/v1/saved-recipes/%00", "/v1/movies/.%2e",
         ]
         for path in paths {
@@ -61,7 +73,13 @@ struct HostileInputTests {
     @Test func badHeadersAndQueries() async throws {
         let server = try await TestServer.start()
         let token = try await server.login()
-        let badIfMatch = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["status": "watched"], token: token, headers: ["If-Match": "version-one"])
+        let badIfMatch = try await server.request(
+            .PATCH,
+            "/v1/movies/m_demo_heat",
+            json: ["status": "watched"],
+            token: token,
+            headers: ["If-Match": "version-one"]
+        )
         #expect(badIfMatch.status == 400)
         #expect(badIfMatch.errorCode == "invalid_if_match")
         let badAuth = try await server.request(.GET, "/v1/movies", headers: ["Authorization": "Basic abc"])
@@ -70,7 +88,12 @@ struct HostileInputTests {
         #expect(badLimit.errorCode == "invalid_limit")
         let badStatus = try await server.request(.GET, "/v1/movies?status=%27%3B%20DROP%20TABLE", token: token)
         #expect(badStatus.status == 400)
-        let badVote = try await server.request(.PUT, "/v1/rounds/r_demo_round/votes/abc", json: ["value": "up"], token: token)
+        let badVote = try await server.request(
+            .PUT,
+            "/v1/rounds/r_demo_round/votes/abc",
+            json: ["value": "up"],
+            token: token
+        )
         #expect(badVote.errorCode == "invalid_tmdb_id")
         await server.stop()
     }
@@ -80,11 +103,25 @@ struct HostileInputTests {
         let token = try await server.login()
         let depth = 200_000
         let nested = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
-        let response = try await server.request(.POST, "/v1/movies", body: nested, token: token, headers: ["Content-Type": "application/json"])
+        let response = try await server.request(
+            .POST,
+            "/v1/movies",
+            body: nested,
+            token: token,
+            headers: ["Content-Type": "application/json"]
+        )
         #expect(response.status == 400)
         #expect(response.hasErrorShape)
-        let inBatch = Data(("{\"requests\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}").utf8)
-        let batch = try await server.request(.POST, "/v1/batch", body: inBatch, token: token, headers: ["Content-Type": "application/json"])
+        let inBatch = Data(
+            ("{\"requests\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}").utf8
+        )
+        let batch = try await server.request(
+            .POST,
+            "/v1/batch",
+            body: inBatch,
+            token: token,
+            headers: ["Content-Type": "application/json"]
+        )
         #expect(batch.status == 400)
         #expect(try await server.request(.GET, "/v1/health").status == 200)
         await server.stop()

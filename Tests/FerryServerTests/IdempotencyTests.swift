@@ -26,11 +26,25 @@ struct IdempotencyTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let headers = ["Idempotency-Key": "k-1"]
-        #expect(try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: headers).status == 201)
-        let reused = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 550], token: token, headers: headers)
+        #expect(
+            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: headers).status
+                == 201
+        )
+        let reused = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 550],
+            token: token,
+            headers: headers
+        )
         #expect(reused.status == 422)
         #expect(reused.errorCode == "idempotency_key_reused")
-        let otherPath = try await server.request(.PUT, "/v1/saved-recipes/demo-pancakes", token: token, headers: headers)
+        let otherPath = try await server.request(
+            .PUT,
+            "/v1/saved-recipes/demo-pancakes",
+            token: token,
+            headers: headers
+        )
         #expect(otherPath.status == 422)
         await server.stop()
     }
@@ -39,9 +53,21 @@ struct IdempotencyTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let headers = ["Idempotency-Key": "dup-heat"]
-        let first = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 949], token: token, headers: headers)
+        let first = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 949],
+            token: token,
+            headers: headers
+        )
         #expect(first.status == 409)
-        let second = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 949], token: token, headers: headers)
+        let second = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 949],
+            token: token,
+            headers: headers
+        )
         #expect(second.status == 409)
         #expect(second.header("Idempotent-Replayed") == "true")
         await server.stop()
@@ -52,8 +78,17 @@ struct IdempotencyTests {
         let demo = try await server.login()
         let sam = try await server.login("sam", "sam-password")
         let headers = ["Idempotency-Key": "same-key"]
-        #expect(try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: demo, headers: headers).status == 201)
-        let samResponse = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: sam, headers: headers)
+        #expect(
+            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: demo, headers: headers).status
+                == 201
+        )
+        let samResponse = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 603],
+            token: sam,
+            headers: headers
+        )
         #expect(samResponse.status == 201)
         #expect(samResponse.header("Idempotent-Replayed") == nil)
         await server.stop()
@@ -63,7 +98,11 @@ struct IdempotencyTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let response = try await server.request(
-            .POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: ["Idempotency-Key": String(repeating: "k", count: 300)]
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 603],
+            token: token,
+            headers: ["Idempotency-Key": String(repeating: "k", count: 300)]
         )
         #expect(response.status == 400)
         #expect(response.errorCode == "invalid_idempotency_key")
@@ -77,10 +116,20 @@ struct IdempotencyFingerprintTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let headers = ["Idempotency-Key": "order-1", "Content-Type": "application/json"]
-        let first = try await server.request(.POST, "/v1/movies", body: Data(#"{"tmdb_id":603,"recommender":"Kim"}"#.utf8), token: token, headers: headers)
+        let first = try await server.request(
+            .POST,
+            "/v1/movies",
+            body: Data(#"{"tmdb_id":603,"recommender":"Kim"}"#.utf8),
+            token: token,
+            headers: headers
+        )
         #expect(first.status == 201)
         let second = try await server.request(
-            .POST, "/v1/movies", body: Data(#"{ "recommender": "Kim",  "tmdb_id": 603 }"#.utf8), token: token, headers: headers
+            .POST,
+            "/v1/movies",
+            body: Data(#"{ "recommender": "Kim",  "tmdb_id": 603 }"#.utf8),
+            token: token,
+            headers: headers
         )
         #expect(second.status == 201)
         #expect(second.header("Idempotent-Replayed") == "true")
@@ -97,7 +146,11 @@ struct IdempotencyConcurrencyTests {
             for _ in 0..<8 {
                 group.addTask {
                     let response = try await server.request(
-                        .POST, "/v1/movies", json: ["tmdb_id": 550], token: token, headers: ["Idempotency-Key": "race-1"]
+                        .POST,
+                        "/v1/movies",
+                        json: ["tmdb_id": 550],
+                        token: token,
+                        headers: ["Idempotency-Key": "race-1"]
                     )
                     return (response.status, response.errorCode)
                 }

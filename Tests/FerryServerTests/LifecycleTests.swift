@@ -26,7 +26,10 @@ struct LifecycleTests {
         running.cancel()
         _ = try? await running.value
         await #expect(throws: (any Error).self) {
-            _ = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/health"), timeout: .milliseconds(300))
+            _ = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/health"),
+                timeout: .milliseconds(300)
+            )
         }
     }
 
@@ -34,13 +37,22 @@ struct LifecycleTests {
         guard let address = Self.nonLoopbackIPv4() else { return }  // No other interface to call from.
         let server = try await TestServer.start(seedDemo: false) { $0.host = "0.0.0.0" }
         let port = server.server.port
-        let local = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/admin/faults"), timeout: .seconds(5))
+        let local = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/admin/faults"),
+            timeout: .seconds(5)
+        )
         #expect(local.status.code == 200)
-        let remote = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(address):\(port)/admin/faults"), timeout: .seconds(5))
+        let remote = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://\(address):\(port)/admin/faults"),
+            timeout: .seconds(5)
+        )
         #expect(remote.status.code == 403)
         let body = try await remote.body.collect(upTo: 1 << 16)
         #expect(String(buffer: body).contains("\"forbidden\""))
-        let health = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://\(address):\(port)/v1/health"), timeout: .seconds(5))
+        let health = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://\(address):\(port)/v1/health"),
+            timeout: .seconds(5)
+        )
         #expect(health.status.code == 200)
         await server.stop()
     }

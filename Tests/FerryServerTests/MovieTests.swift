@@ -6,7 +6,12 @@ struct MovieTests {
     @Test func addFillsDetailsFromTheCatalogue() async throws {
         let server = try await TestServer.start()
         let token = try await server.login()
-        let response = try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 593, "recommender": "Kim"], token: token)
+        let response = try await server.request(
+            .POST,
+            "/v1/movies",
+            json: ["tmdb_id": 593, "recommender": "Kim"],
+            token: token
+        )
         #expect(response.status == 201)
         #expect(response.object["title"] as? String == "Solaris")
         #expect(response.object["year"] as? Int == 1972)
@@ -39,19 +44,33 @@ struct MovieTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let patched = try await server.request(
-            .PATCH, "/v1/movies/m_demo_heat", json: ["status": "watched", "my_rating": 9, "date_watched": "2025-01-04"],
-            token: token, headers: ["If-Match": "\"1\""]
+            .PATCH,
+            "/v1/movies/m_demo_heat",
+            json: ["status": "watched", "my_rating": 9, "date_watched": "2025-01-04"],
+            token: token,
+            headers: ["If-Match": "\"1\""]
         )
         #expect(patched.status == 200)
         #expect(patched.object["version"] as? Int == 2)
         #expect(patched.object["status"] as? String == "watched")
         #expect(patched.header("ETag") == "\"2\"")
-        let stale = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": 3], token: token, headers: ["If-Match": "\"1\""])
+        let stale = try await server.request(
+            .PATCH,
+            "/v1/movies/m_demo_heat",
+            json: ["my_rating": 3],
+            token: token,
+            headers: ["If-Match": "\"1\""]
+        )
         #expect(stale.status == 412)
         let current = try #require(stale.errorDetails["current"] as? [String: Any])
         #expect(current["version"] as? Int == 2)
         #expect(current["my_rating"] as? Int == 9)
-        let unconditional = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": nil as Int? as Any], token: token)
+        let unconditional = try await server.request(
+            .PATCH,
+            "/v1/movies/m_demo_heat",
+            json: ["my_rating": nil as Int? as Any],
+            token: token
+        )
         #expect(unconditional.status == 200)
         await server.stop()
     }
@@ -62,12 +81,17 @@ struct MovieTests {
         let unknown = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["title": "Cold"], token: token)
         #expect(unknown.status == 400)
         #expect(unknown.errorCode == "unknown_field")
-        for body: [String: Any] in [["status": "lost"], ["my_rating": 11], ["my_rating": "9"], ["date_watched": "yesterday"]] {
+        for body: [String: Any] in [
+            ["status": "lost"], ["my_rating": 11], ["my_rating": "9"], ["date_watched": "yesterday"],
+        ] {
             let response = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: body, token: token)
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_field")
         }
-        #expect(try await server.request(.PATCH, "/v1/movies/m_nope", json: ["status": "watched"], token: token).status == 404)
+        #expect(
+            try await server.request(.PATCH, "/v1/movies/m_nope", json: ["status": "watched"], token: token).status
+                == 404
+        )
         await server.stop()
     }
 
@@ -94,10 +118,14 @@ struct MovieTests {
         let list = try #require(people.object["people"] as? [[String: Any]])
         let sam = try #require(list.first { $0["name"] as? String == "Sam" })
         #expect(sam["movie_count"] as? Int == 2)
-        let cursor = try #require(try await server.request(.GET, "/v1/people/changes", token: token).object["cursor"] as? String)
+        let cursor = try #require(
+            try await server.request(.GET, "/v1/people/changes", token: token).object["cursor"] as? String
+        )
         _ = try await server.request(.PATCH, "/v1/movies/m_demo_dune", json: ["recommender": "Sam"], token: token)
         let changes = try await server.request(.GET, "/v1/people/changes?since=\(cursor)", token: token)
-        let types = (changes.object["changes"] as? [[String: Any]] ?? []).map { "\($0["type"] ?? "")-\($0["id"] ?? "")" }
+        let types = (changes.object["changes"] as? [[String: Any]] ?? []).map {
+            "\($0["type"] ?? "")-\($0["id"] ?? "")"
+        }
         #expect(Set(types) == ["delete-alex", "upsert-sam"])
         await server.stop()
     }

@@ -5,7 +5,9 @@ import Testing
 @Suite("SQLite storage in a data directory")
 struct PersistenceTests {
     @Test func dataSurvivesARestartAndDemoDataIsSeededOnce() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-server-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ferry-server-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await TestServer.start { $0.dataDirectory = directory }
         let token = try await first.login()

@@ -6,17 +6,32 @@ struct RecipeTests {
     @Test func putCreatesThenUpdatesWithVersions() async throws {
         let server = try await TestServer.start()
         let token = try await server.login()
-        let created = try await server.request(.PUT, "/v1/recipes/my-soup", json: ["title": "Soup", "servings": 2], token: token)
+        let created = try await server.request(
+            .PUT,
+            "/v1/recipes/my-soup",
+            json: ["title": "Soup", "servings": 2],
+            token: token
+        )
         #expect(created.status == 201)
         #expect(created.header("ETag") == "\"1\"")
         #expect(created.object["version"] as? Int == 1)
         #expect(created.object["owner_id"] as? String == "u_demo")
         let updated = try await server.request(
-            .PUT, "/v1/recipes/my-soup", json: ["title": "Better soup"], token: token, headers: ["If-Match": "\"1\""]
+            .PUT,
+            "/v1/recipes/my-soup",
+            json: ["title": "Better soup"],
+            token: token,
+            headers: ["If-Match": "\"1\""]
         )
         #expect(updated.status == 200)
         #expect(updated.object["version"] as? Int == 2)
-        let stale = try await server.request(.PUT, "/v1/recipes/my-soup", json: ["title": "Stale"], token: token, headers: ["If-Match": "\"1\""])
+        let stale = try await server.request(
+            .PUT,
+            "/v1/recipes/my-soup",
+            json: ["title": "Stale"],
+            token: token,
+            headers: ["If-Match": "\"1\""]
+        )
         #expect(stale.status == 412)
         #expect(stale.errorCode == "version_mismatch")
         #expect((stale.errorDetails["current"] as? [String: Any])?["title"] as? String == "Better soup")
@@ -32,7 +47,11 @@ struct RecipeTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let response = try await server.request(
-            .PUT, "/v1/recipes/demo-dal", json: ["title": "Other dal"], token: token, headers: ["If-None-Match": "*"]
+            .PUT,
+            "/v1/recipes/demo-dal",
+            json: ["title": "Other dal"],
+            token: token,
+            headers: ["If-None-Match": "*"]
         )
         #expect(response.status == 409)
         #expect(response.errorCode == "recipe_exists")
@@ -68,7 +87,11 @@ struct RecipeTests {
         let token = try await server.login()
         let bytes = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3, 4, 5])
         let put = try await server.request(
-            .PUT, "/v1/recipes/demo-pancakes/photo", body: bytes, token: token, headers: ["Content-Type": "image/png"]
+            .PUT,
+            "/v1/recipes/demo-pancakes/photo",
+            body: bytes,
+            token: token,
+            headers: ["Content-Type": "image/png"]
         )
         #expect(put.status == 200)
         #expect((put.object["photo"] as? [String: Any])?["byte_size"] as? Int == bytes.count)
@@ -77,11 +100,17 @@ struct RecipeTests {
         #expect(get.body == bytes)
         #expect(get.header("Content-Type") == "image/png")
         let notImage = try await server.request(
-            .PUT, "/v1/recipes/demo-pancakes/photo", body: bytes, token: token, headers: ["Content-Type": "text/plain"]
+            .PUT,
+            "/v1/recipes/demo-pancakes/photo",
+            body: bytes,
+            token: token,
+            headers: ["Content-Type": "text/plain"]
         )
         #expect(notImage.status == 415)
         #expect(notImage.errorCode == "unsupported_media_type")
-        #expect(try await server.request(.GET, "/v1/recipes/demo-dal/photo", token: token).errorCode == "photo_not_found")
+        #expect(
+            try await server.request(.GET, "/v1/recipes/demo-dal/photo", token: token).errorCode == "photo_not_found"
+        )
         await server.stop()
     }
 
@@ -116,7 +145,11 @@ struct RecipeTests {
         let paged = try await server.request(.GET, "/v1/recipes/changes?limit=2", token: token)
         #expect((paged.object["changes"] as? [Any])?.count == 2)
         #expect(paged.object["has_more"] as? Bool == true)
-        let rest = try await server.request(.GET, "/v1/recipes/changes?limit=2&since=\(paged.object["cursor"] as? String ?? "")", token: token)
+        let rest = try await server.request(
+            .GET,
+            "/v1/recipes/changes?limit=2&since=\(paged.object["cursor"] as? String ?? "")",
+            token: token
+        )
         #expect((rest.object["changes"] as? [Any])?.count == 1)
         #expect(rest.object["has_more"] as? Bool == false)
         let bad = try await server.request(.GET, "/v1/recipes/changes?since=abc", token: token)

@@ -20,8 +20,10 @@ struct RoundAttendeesTests {
         let start = try await server.request(.GET, "/v1/groups/g_demo_family/changes", token: demo)
         let cursor = try #require(start.object["cursor"] as? String)
         let created = try await server.request(
-            .POST, "/v1/groups/g_demo_family/rounds",
-            json: ["name": "Saturday", "attendees": ["mem_kid", "mem_sam", "mem_kid"]], token: demo
+            .POST,
+            "/v1/groups/g_demo_family/rounds",
+            json: ["name": "Saturday", "attendees": ["mem_kid", "mem_sam", "mem_kid"]],
+            token: demo
         )
         #expect(created.status == 201)
         #expect(attendees(created.object) == ["mem_kid", "mem_sam"])
@@ -36,7 +38,9 @@ struct RoundAttendeesTests {
         #expect((group.object["active_round"] as? [String: Any]).map(attendees) == ["mem_kid", "mem_sam"])
         let feed = try await server.request(.GET, "/v1/groups/g_demo_family/changes?since=\(cursor)", token: demo)
         let changes = try #require(feed.object["changes"] as? [[String: Any]])
-        let change = try #require(changes.first { $0["collection"] as? String == "rounds" && $0["id"] as? String == roundID })
+        let change = try #require(
+            changes.first { $0["collection"] as? String == "rounds" && $0["id"] as? String == roundID }
+        )
         #expect((change["entity"] as? [String: Any]).map(attendees) == ["mem_kid", "mem_sam"])
         // Closing keeps them.
         let closed = try await server.request(.POST, "/v1/rounds/\(roundID)/close", token: demo)
@@ -57,7 +61,12 @@ struct RoundAttendeesTests {
         #expect(attendees(bare.object)?.count == 3)
         let bareID = try #require(bare.object["id"] as? String)
         _ = try await server.request(.POST, "/v1/rounds/\(bareID)/close", token: demo)
-        let empty = try await server.request(.POST, "/v1/groups/g_demo_family/rounds", json: ["attendees": [String]()], token: demo)
+        let empty = try await server.request(
+            .POST,
+            "/v1/groups/g_demo_family/rounds",
+            json: ["attendees": [String]()],
+            token: demo
+        )
         #expect(empty.status == 201)
         #expect(Set(attendees(empty.object) ?? []) == Set(everyone))
         await server.stop()
@@ -70,19 +79,28 @@ struct RoundAttendeesTests {
         let other = try await server.request(.POST, "/v1/groups", json: ["name": "Book club"], token: demo)
         let otherGroup = try #require(other.object["id"] as? String)
         let otherMember = try await server.request(
-            .POST, "/v1/groups/\(otherGroup)/members", json: ["display_name": "Grandpa", "managed": true], token: demo
+            .POST,
+            "/v1/groups/\(otherGroup)/members",
+            json: ["display_name": "Grandpa", "managed": true],
+            token: demo
         )
         let grandpa = try #require(otherMember.object["id"] as? String)
         for stranger in ["mem_ghost", grandpa] {
             let refused = try await server.request(
-                .POST, "/v1/groups/g_demo_family/rounds", json: ["attendees": ["mem_sam", stranger]], token: demo
+                .POST,
+                "/v1/groups/g_demo_family/rounds",
+                json: ["attendees": ["mem_sam", stranger]],
+                token: demo
             )
             #expect(refused.status == 400)
             #expect(refused.errorCode == "unknown_attendee")
             #expect(refused.errorDetails["member_id"] as? String == stranger)
         }
         let rounds = try await server.request(.GET, "/v1/groups/g_demo_family/rounds", token: demo)
-        #expect((rounds.object["rounds"] as? [[String: Any]])?.filter { $0["status"] as? String == "voting" }.isEmpty == true)
+        #expect(
+            (rounds.object["rounds"] as? [[String: Any]])?.filter { $0["status"] as? String == "voting" }.isEmpty
+                == true
+        )
         await server.stop()
     }
 
@@ -93,7 +111,10 @@ struct RoundAttendeesTests {
         let wrong: [Any] = ["mem_sam", [42], ["mem_sam", NSNull()], ["ids": ["mem_sam"]], true]
         for value in wrong {
             let refused = try await server.request(
-                .POST, "/v1/groups/g_demo_family/rounds", json: ["attendees": value], token: demo
+                .POST,
+                "/v1/groups/g_demo_family/rounds",
+                json: ["attendees": value],
+                token: demo
             )
             #expect(refused.status == 400)
             #expect(refused.errorCode == "invalid_field")

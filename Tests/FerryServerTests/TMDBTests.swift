@@ -29,8 +29,14 @@ struct TMDBTests {
         let heat = try await server.request(.GET, "/tmdb/3/search/movie?query=heat", headers: auth)
         #expect(heat.object["total_results"] as? Int == 2)
         let solaris = try await server.request(.GET, "/tmdb/3/search/movie?query=Solaris", headers: auth)
-        #expect(Set((solaris.object["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }) == [593, 2103])
-        let dune = try await server.request(.GET, "/tmdb/3/search/movie?query=Dune&primary_release_year=2021", headers: auth)
+        #expect(
+            Set((solaris.object["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }) == [593, 2103]
+        )
+        let dune = try await server.request(
+            .GET,
+            "/tmdb/3/search/movie?query=Dune&primary_release_year=2021",
+            headers: auth
+        )
         #expect((dune.object["results"] as? [[String: Any]])?.map { $0["id"] as? Int } == [438631])
         let amelie = try await server.request(.GET, "/tmdb/3/search/movie?query=amelie", headers: auth)
         #expect(amelie.object["total_results"] as? Int == 1)
@@ -46,7 +52,11 @@ struct TMDBTests {
 
     @Test func detailsWithAppendedExternalIdsAndCredits() async throws {
         let server = try await TestServer.start(seedDemo: false)
-        let response = try await server.request(.GET, "/tmdb/3/movie/949?append_to_response=external_ids,credits", headers: auth)
+        let response = try await server.request(
+            .GET,
+            "/tmdb/3/movie/949?append_to_response=external_ids,credits",
+            headers: auth
+        )
         #expect(response.status == 200)
         #expect(response.object["imdb_id"] as? String == "tt0113277")
         #expect(response.object["runtime"] as? Int == 170)
@@ -74,7 +84,10 @@ struct TMDBTests {
         #expect(none.object["status_code"] as? Int == 7)
         #expect(none.object["status_message"] as? String == "Invalid API key: You must be granted a valid key.")
         #expect(none.object["success"] as? Bool == false)
-        #expect(try await server.request(.GET, "/tmdb/3/movie/949", headers: ["Authorization": "Bearer wrong"]).status == 401)
+        #expect(
+            try await server.request(.GET, "/tmdb/3/movie/949", headers: ["Authorization": "Bearer wrong"]).status
+                == 401
+        )
         #expect(try await server.request(.GET, "/tmdb/3/movie/949?api_key=ferry-demo-tmdb-token").status == 200)
         let missing = try await server.request(.GET, "/tmdb/3/movie/1", headers: auth)
         #expect(missing.status == 404)
@@ -85,7 +98,10 @@ struct TMDBTests {
     @Test func theAcceptedTokenIsConfigurable() async throws {
         let server = try await TestServer.start(seedDemo: false) { $0.tmdbAccessToken = "other" }
         #expect(try await server.request(.GET, "/tmdb/3/movie/949", headers: auth).status == 401)
-        #expect(try await server.request(.GET, "/tmdb/3/movie/949", headers: ["Authorization": "Bearer other"]).status == 200)
+        #expect(
+            try await server.request(.GET, "/tmdb/3/movie/949", headers: ["Authorization": "Bearer other"]).status
+                == 200
+        )
         await server.stop()
     }
 

@@ -37,9 +37,16 @@ struct ConfigurationTests {
     }
 
     @Test func anUnknownKeyIsNamedWithItsLine() {
-        #expect(message("data_dir: x\nsyncc:\n  concurrency: 2\n") == "config.yaml:2: unknown key syncc; remove it or check its spelling (see docs/configuration.md)")
+        #expect(
+            message("data_dir: x\nsyncc:\n  concurrency: 2\n")
+                == "config.yaml:2: unknown key syncc; remove it or check its spelling (see docs/configuration.md)"
+        )
         #expect(message("sync:\n  concurency: 2\n")?.contains("unknown key sync.concurency") == true)
-        #expect(message("plugins:\n  items:\n    operations:\n      put: {conflict: manual, retries: 3}\n")?.contains("plugins.items.operations.put.retries") == true)
+        #expect(
+            message("plugins:\n  items:\n    operations:\n      put: {conflict: manual, retries: 3}\n")?.contains(
+                "plugins.items.operations.put.retries"
+            ) == true
+        )
     }
 
     @Test func aPluginsOwnUnknownKeyIsNamed() async throws {
@@ -63,7 +70,9 @@ struct ConfigurationTests {
 
     @Test func environmentVariablesAreSubstitutedWithDefaults() throws {
         let configuration = try parse(
-            "server: ${FERRY_SERVER}\ndata_dir: ${DATA:-/tmp/ferry}\n", environment: ["FERRY_SERVER": "http://example.test"])
+            "server: ${FERRY_SERVER}\ndata_dir: ${DATA:-/tmp/ferry}\n",
+            environment: ["FERRY_SERVER": "http://example.test"]
+        )
         #expect(configuration.kernel.server == "http://example.test")
         #expect(configuration.kernel.dataDir == "/tmp/ferry")
     }
@@ -104,7 +113,10 @@ struct ConfigurationTests {
 
     @Test func operationsNamedInYAMLMustExist() async throws {
         let error = await #expect(throws: FerryError.self) {
-            _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: "plugins:\n  items:\n    operations:\n      sav: {}\n")
+            _ = try await TestRuntime.make(
+                server: "http://127.0.0.1:9",
+                yaml: "plugins:\n  items:\n    operations:\n      sav: {}\n"
+            )
         }
         #expect(error?.message.contains("plugins.items.operations.sav is not an operation of items") == true)
     }
@@ -119,7 +131,9 @@ struct ConfigurationTests {
     @Test func yamlOverridesReachTheOperationPolicy() async throws {
         let test = try await TestRuntime.make(
             server: "http://127.0.0.1:9",
-            yaml: "retry: {max_attempts: 3}\nplugins:\n  items:\n    retry: {base_delay: 5s}\n    operations:\n      put: {retry: {max_attempts: 7}, delivery: online_only}\n")
+            yaml:
+                "retry: {max_attempts: 3}\nplugins:\n  items:\n    retry: {base_delay: 5s}\n    operations:\n      put: {retry: {max_attempts: 7}, delivery: online_only}\n"
+        )
         let put = test.runtime.outbox.policies.policy(plugin: "items", kind: "put")
         let patch = test.runtime.outbox.policies.policy(plugin: "items", kind: "patch")
         #expect(put.retry.maxAttempts == 7 && put.retry.baseDelay == 5 && put.delivery == .onlineOnly)

@@ -74,7 +74,10 @@ struct ConflictPolicyTests {
             #expect(try await test.operations().isEmpty)
             var reported: ConflictReport?
             for await event in events {
-                if case .conflict(let report) = event { reported = report; break }
+                if case .conflict(let report) = event {
+                    reported = report
+                    break
+                }
             }
             #expect(reported?.policy == .firstWriteWins)
             #expect(reported?.outcome == "remote")
@@ -110,7 +113,9 @@ struct ConflictPolicyTests {
             _ = try await test.runtime.resolveConflict(id: open[0].id, keepLocal: false)
             #expect(try await test.operations().isEmpty)
             #expect(try await localValue(test) == "theirs")
-            await #expect(throws: FerryError.self) { try await test.runtime.resolveConflict(id: open[0].id, keepLocal: true) }
+            await #expect(throws: FerryError.self) {
+                try await test.runtime.resolveConflict(id: open[0].id, keepLocal: true)
+            }
         }
     }
 }

@@ -11,32 +11,55 @@ struct ConnectivityTests {
         for (name, up, wireless) in entries {
             let folder = root.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try (up ? "up\n" : "down\n").write(to: folder.appendingPathComponent("operstate"), atomically: true, encoding: .utf8)
+            try (up ? "up\n" : "down\n").write(
+                to: folder.appendingPathComponent("operstate"),
+                atomically: true,
+                encoding: .utf8
+            )
             if wireless {
-                try FileManager.default.createDirectory(at: folder.appendingPathComponent("wireless"), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: folder.appendingPathComponent("wireless"),
+                    withIntermediateDirectories: true
+                )
             }
         }
         return NetworkInterfaces(root: root.path)
     }
 
     @Test func wiredIsPreferredOverWifiAndDownInterfacesDoNotCount() throws {
-        #expect(try interfaces([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind() == .wired)
-        #expect(try interfaces([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind() == .wifi)
+        #expect(
+            try interfaces([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind() == .wired
+        )
+        #expect(
+            try interfaces([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind() == .wifi
+        )
         #expect(try interfaces([("lo", true, false), ("wwan0", true, false)]).primaryKind() == .cellular)
         #expect(try interfaces([("lo", true, false), ("eth0", false, false)]).primaryKind() == .none)
     }
 
     @Test func theProbeSeesAServerThatAnswersAndOneThatDoesNot() async throws {
         try await ItemServer.with { _, url in
-            let up = ProbeConnectivity(probeURLs: { [url + "/items"] }, interfaces: try interfaces([("eth0", true, false)]), clock: TestClock())
+            let up = ProbeConnectivity(
+                probeURLs: { [url + "/items"] },
+                interfaces: try interfaces([("eth0", true, false)]),
+                clock: TestClock()
+            )
             #expect(await up.current().reachable)
         }
-        let down = ProbeConnectivity(probeURLs: { ["http://127.0.0.1:9/"] }, interfaces: try interfaces([("eth0", true, false)]), clock: TestClock())
+        let down = ProbeConnectivity(
+            probeURLs: { ["http://127.0.0.1:9/"] },
+            interfaces: try interfaces([("eth0", true, false)]),
+            clock: TestClock()
+        )
         #expect(await down.current().reachable == false)
     }
 
     @Test func aCellularLinkIsMetered() async throws {
-        let probe = ProbeConnectivity(probeURLs: { [] }, interfaces: try interfaces([("wwan0", true, false)]), clock: TestClock())
+        let probe = ProbeConnectivity(
+            probeURLs: { [] },
+            interfaces: try interfaces([("wwan0", true, false)]),
+            clock: TestClock()
+        )
         let state = await probe.current()
         #expect(state.reachable && state.metered && state.interface == .cellular)
     }
@@ -44,7 +67,12 @@ struct ConnectivityTests {
     @Test func aProbeResultIsReusedUntilItsIntervalOrAnUnreachableReport() async throws {
         let clock = TestClock()
         try await ItemServer.with { server, url in
-            let probe = ProbeConnectivity(probeURLs: { [url + "/items"] }, interval: 15, interfaces: try interfaces([("eth0", true, false)]), clock: clock)
+            let probe = ProbeConnectivity(
+                probeURLs: { [url + "/items"] },
+                interval: 15,
+                interfaces: try interfaces([("eth0", true, false)]),
+                clock: clock
+            )
             _ = await probe.current()
             _ = await probe.current()
             #expect(server.count("GET /items") == 1)

@@ -24,8 +24,18 @@ struct DeclaredDomainTests {
     @Test func operationsAreSentAsTheirDeclaredCallsAndTheLocalDocumentAnswersFirst() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a b", body: Data(#"{"value":"1"}"#.utf8))
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a b", body: Data(#"{"value":"2"}"#.utf8))
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "put",
+                entity: "a b",
+                body: Data(#"{"value":"1"}"#.utf8)
+            )
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "put",
+                entity: "a b",
+                body: Data(#"{"value":"2"}"#.utf8)
+            )
             #expect(try await documents(test)["a b"] == #"{"value":"2"}"#)
             #expect(try await test.operations().count == 1)
             #expect(try await test.runOnce().sent == 1)
@@ -39,9 +49,22 @@ struct DeclaredDomainTests {
     @Test func declaredCoalescingCancelsAnUnsentPair() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "save", entity: "r1", body: Data("{}".utf8))
-            let result = try await test.runtime.submitDeclared(domain: "notes", kind: "unsave", entity: "r1", body: Data("{}".utf8))
-            guard case .queued(.cancelled) = result else { Issue.record("expected the pair to cancel"); return }
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "save",
+                entity: "r1",
+                body: Data("{}".utf8)
+            )
+            let result = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "unsave",
+                entity: "r1",
+                body: Data("{}".utf8)
+            )
+            guard case .queued(.cancelled) = result else {
+                Issue.record("expected the pair to cancel")
+                return
+            }
             #expect(try await test.runOnce().sent == 0)
             #expect(server.requests.filter { $0.contains("/saved/") }.isEmpty)
         }
@@ -50,8 +73,18 @@ struct DeclaredDomainTests {
     @Test func aDeleteRemovesTheLocalDocumentAndSupersedesAnUnsentPut() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a", body: Data(#"{"value":"x"}"#.utf8))
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "remove", entity: "a", body: Data("{}".utf8))
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "put",
+                entity: "a",
+                body: Data(#"{"value":"x"}"#.utf8)
+            )
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "remove",
+                entity: "a",
+                body: Data("{}".utf8)
+            )
             #expect(try await documents(test)["a"] == nil)
             #expect(try await test.operations().map(\.kind) == ["remove"])
             try await test.runOnce()
@@ -61,18 +94,26 @@ struct DeclaredDomainTests {
     }
 
     @Test func badDeclarationsAreNamed() async throws {
-        let unknownCancel = "domains:\n  notes:\n    operations:\n      save: {method: PUT, path: /x, cancels: [unsav]}\n"
+        let unknownCancel =
+            "domains:\n  notes:\n    operations:\n      save: {method: PUT, path: /x, cancels: [unsav]}\n"
         let error = await #expect(throws: FerryError.self) {
             _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: unknownCancel, plugins: [])
         }
         #expect(error?.message.contains("domains.notes.operations.save refers to unsav") == true)
         let missing = await #expect(throws: FerryError.self) {
-            _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: "domains:\n  notes:\n    pull: /x\n", plugins: [])
+            _ = try await TestRuntime.make(
+                server: "http://127.0.0.1:9",
+                yaml: "domains:\n  notes:\n    pull: /x\n",
+                plugins: []
+            )
         }
         #expect(missing?.message.contains("domains.notes.operations is required") == true)
         let typo = await #expect(throws: FerryError.self) {
             _ = try await TestRuntime.make(
-                server: "http://127.0.0.1:9", yaml: "domains:\n  notes:\n    operations:\n      put: {methd: PUT, path: /x}\n", plugins: [])
+                server: "http://127.0.0.1:9",
+                yaml: "domains:\n  notes:\n    operations:\n      put: {methd: PUT, path: /x}\n",
+                plugins: []
+            )
         }
         #expect(typo?.message.contains("domains.notes.operations.put") == true)
     }
@@ -80,7 +121,12 @@ struct DeclaredDomainTests {
     @Test func aBodyThatIsNotJSONIsRefusedAndNothingIsQueued() async throws {
         let test = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: Self.yaml, plugins: [])
         let error = await #expect(throws: FerryError.self) {
-            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a", body: Data("{oops".utf8))
+            _ = try await test.runtime.submitDeclared(
+                domain: "notes",
+                kind: "put",
+                entity: "a",
+                body: Data("{oops".utf8)
+            )
         }
         #expect(error?.code == .usage)
         #expect(try await test.operations().isEmpty)

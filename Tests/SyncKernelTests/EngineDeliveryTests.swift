@@ -20,7 +20,9 @@ struct EngineDeliveryTests {
     @Test func transientFailuresBackOffOnTheInjectedClockAndSpendAttempts() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(
-                server: url, yaml: "retry: {base_delay: 10s, jitter: 0}\nplugins:\n  items: {}\n")
+                server: url,
+                yaml: "retry: {base_delay: 10s, jitter: 0}\nplugins:\n  items: {}\n"
+            )
             server.fail(.init(status: 503), .init(status: 429, headers: ["Retry-After": "120"]))
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             #expect(try await test.runOnce().retried == 1)
@@ -51,7 +53,10 @@ struct EngineDeliveryTests {
 
     @Test func regainingConnectivityCutsABackoffShort() async throws {
         try await ItemServer.with { server, url in
-            let test = try await TestRuntime.make(server: url, yaml: "retry: {base_delay: 1h, max_delay: 2h, jitter: 0}\nplugins:\n  items: {}\n")
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "retry: {base_delay: 1h, max_delay: 2h, jitter: 0}\nplugins:\n  items: {}\n"
+            )
             server.fail(.init(status: 500))
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             let engine = SyncEngine(runtime: test.runtime)
@@ -76,7 +81,13 @@ struct EngineDeliveryTests {
     @Test func aRejectedOperationBecomesADeadLetterAndBlocksOnlyItsEntity() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
-            server.fail(.init(status: 400, body: #"{"error":{"code":"bad","message":"value too long","details":{}}}"#, path: "/items/a"))
+            server.fail(
+                .init(
+                    status: 400,
+                    body: #"{"error":{"code":"bad","message":"value too long","details":{}}}"#,
+                    path: "/items/a"
+                )
+            )
             _ = try await TestPlugin.put("a", "one", in: test.runtime)
             _ = try await TestPlugin.enqueue("save", "a", in: test.runtime)
             _ = try await TestPlugin.put("b", "two", in: test.runtime)
@@ -125,11 +136,15 @@ struct EngineDeliveryTests {
             let local = "local-1"
             _ = try await test.runtime.commit([
                 try NewOperation(plugin: "items", kind: "create", entity: local, payload: ["value": "draft"])
-            ]) { db in try db.execute(sql: "INSERT INTO items_entries (key, value) VALUES (?, 'draft')", arguments: [local]) }
+            ]) { db in
+                try db.execute(sql: "INSERT INTO items_entries (key, value) VALUES (?, 'draft')", arguments: [local])
+            }
             _ = try await TestPlugin.put(local, "final", in: test.runtime)
             #expect(try await test.runOnce().sent == 2)
             #expect(server.item("r1")?.value == "final")
-            let keys = try await test.runtime.store.read { db in try String.fetchAll(db, sql: "SELECT key FROM items_entries") }
+            let keys = try await test.runtime.store.read { db in
+                try String.fetchAll(db, sql: "SELECT key FROM items_entries")
+            }
             #expect(keys == ["r1"])
         }
     }
@@ -154,7 +169,9 @@ struct EngineDeliveryTests {
     @Test func onlineOnlyOperationsFailAtOnceWithoutAConnection() async throws {
         let test = try await TestRuntime.make(server: "http://127.0.0.1:9", connectivity: ManualConnectivity(.offline))
         let error = await #expect(throws: FerryError.self) {
-            _ = try await test.runtime.submit(try NewOperation(plugin: "items", kind: "ping", entity: "x", payload: ["a": "b"]))
+            _ = try await test.runtime.submit(
+                try NewOperation(plugin: "items", kind: "ping", entity: "x", payload: ["a": "b"])
+            )
         }
         #expect(error?.code == .requiresConnection)
         #expect(try await test.operations().isEmpty)
@@ -162,12 +179,16 @@ struct EngineDeliveryTests {
 
     @Test func anUnmeteredOperationWaitsOnAMeteredLink() async throws {
         try await ItemServer.with { server, url in
-            let connectivity = ManualConnectivity(ConnectivityState(reachable: true, interface: .cellular, metered: true))
+            let connectivity = ManualConnectivity(
+                ConnectivityState(reachable: true, interface: .cellular, metered: true)
+            )
             let test = try await TestRuntime.make(server: url, connectivity: connectivity)
             _ = try await TestPlugin.enqueue("upload", "big", in: test.runtime)
             _ = try await TestPlugin.enqueue("save", "small", in: test.runtime)
             #expect(try await test.runOnce().sent == 1)
-            let why = try await QueueInspector(runtime: test.runtime).explain(try #require(try await test.operations().first))
+            let why = try await QueueInspector(runtime: test.runtime).explain(
+                try #require(try await test.operations().first)
+            )
             #expect(why.contains("unmetered"))
             connectivity.set(ConnectivityState(reachable: true, interface: .wifi, metered: false))
             #expect(try await test.runOnce().sent == 1)
@@ -180,8 +201,12 @@ struct EngineDeliveryTests {
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             let before = try #require(try await test.operations().first)
             try await test.runtime.store.write { db in
-                try db.execute(sql: "UPDATE kernel_operations SET state = 'in_flight', lease_owner = ?, lease_until = ?",
-                               arguments: [LeaseOwner(host: ProcessInfo.processInfo.hostName, pid: Int32.max - 7).text, 4_000_000_000.0])
+                try db.execute(
+                    sql: "UPDATE kernel_operations SET state = 'in_flight', lease_owner = ?, lease_until = ?",
+                    arguments: [
+                        LeaseOwner(host: ProcessInfo.processInfo.hostName, pid: Int32.max - 7).text, 4_000_000_000.0,
+                    ]
+                )
             }
             #expect(try await test.runOnce().sent == 1)
             #expect(server.item("a")?.value == "v")

@@ -15,15 +15,26 @@ struct OutboxTests {
         return (store, Outbox(policies: book))
     }
 
-    func enqueue(_ outbox: Outbox, _ store: FerryStore, _ kind: String, _ entity: String, _ payload: String = "{}") throws -> EnqueueResult {
+    func enqueue(
+        _ outbox: Outbox,
+        _ store: FerryStore,
+        _ kind: String,
+        _ entity: String,
+        _ payload: String = "{}"
+    ) throws -> EnqueueResult {
         try store.writer.write { db in
             try outbox.enqueue(
-                NewOperation(plugin: "items", kind: kind, entity: entity, payloadJSON: Data(payload.utf8)), now: now, in: db)
+                NewOperation(plugin: "items", kind: kind, entity: entity, payloadJSON: Data(payload.utf8)),
+                now: now,
+                in: db
+            )
         }
     }
 
     func operations(_ store: FerryStore) throws -> [QueuedOperation] {
-        try store.writer.read { db in try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq") }
+        try store.writer.read { db in
+            try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq")
+        }
     }
 
     @Test func laterOperationsOnAnEntityWaitBehindTheFirst() throws {
@@ -39,7 +50,10 @@ struct OutboxTests {
         let (store, outbox) = try makeStore()
         let first = try enqueue(outbox, store, "put", "a", #"{"value":"1"}"#)
         let second = try enqueue(outbox, store, "put", "a", #"{"value":"2"}"#)
-        guard case .inserted(let id) = first else { Issue.record("expected an insert"); return }
+        guard case .inserted(let id) = first else {
+            Issue.record("expected an insert")
+            return
+        }
         #expect(second == .coalesced(id))
         let all = try operations(store)
         #expect(all.count == 1)
@@ -101,7 +115,11 @@ struct OutboxTests {
         let now = self.now
         await #expect(throws: DatabaseError.self) {
             try await store.writer.write { db in
-                try outbox.enqueue(NewOperation(plugin: "items", kind: "put", entity: "a", payloadJSON: Data("{}".utf8)), now: now, in: db)
+                try outbox.enqueue(
+                    NewOperation(plugin: "items", kind: "put", entity: "a", payloadJSON: Data("{}".utf8)),
+                    now: now,
+                    in: db
+                )
                 try db.execute(sql: "INSERT INTO no_such_table VALUES (1)")
             }
         }

@@ -19,42 +19,71 @@ struct RetryDecisionTests {
     }
 
     @Test func transientFailuresBackOffAndSpendAnAttempt() {
-        let action = RetryDecision.decide(.transient(reason: "503", retryAfter: nil), attempts: 2, policy: policy, now: now, unit: 0.5)
+        let action = RetryDecision.decide(
+            .transient(reason: "503", retryAfter: nil),
+            attempts: 2,
+            policy: policy,
+            now: now,
+            unit: 0.5
+        )
         #expect(action == .retry(at: now.addingTimeInterval(8), attempts: 3, reason: "503"))
     }
 
     @Test func retryAfterLongerThanTheBackoffWins() {
-        let action = RetryDecision.decide(.transient(reason: "429", retryAfter: 120), attempts: 0, policy: policy, now: now, unit: 0.5)
+        let action = RetryDecision.decide(
+            .transient(reason: "429", retryAfter: 120),
+            attempts: 0,
+            policy: policy,
+            now: now,
+            unit: 0.5
+        )
         #expect(action == .retry(at: now.addingTimeInterval(120), attempts: 1, reason: "429"))
     }
 
     @Test func theLastAttemptMakesADeadLetter() {
-        let action = RetryDecision.decide(.transient(reason: "500", retryAfter: nil), attempts: 4, policy: policy, now: now, unit: 0.5)
+        let action = RetryDecision.decide(
+            .transient(reason: "500", retryAfter: nil),
+            attempts: 4,
+            policy: policy,
+            now: now,
+            unit: 0.5
+        )
         #expect(action == .deadLetter(reason: "gave up after 5 attempts: 500", attempts: 5))
     }
 
     @Test func offlineSpendsNoAttempt() {
         let action = RetryDecision.decide(.offline(reason: "refused"), attempts: 3, policy: policy, now: now, unit: 0.5)
-        #expect(action == .waitForConnectivity(recheckAt: now.addingTimeInterval(RetryDecision.offlineRecheck), reason: "refused"))
+        #expect(
+            action
+                == .waitForConnectivity(
+                    recheckAt: now.addingTimeInterval(RetryDecision.offlineRecheck),
+                    reason: "refused"
+                )
+        )
     }
 
     @Test func unauthorizedHoldsForLogin() {
-        #expect(RetryDecision.decide(.unauthorized(reason: "401"), attempts: 0, policy: policy, now: now, unit: 0) == .holdForLogin(reason: "401"))
+        #expect(
+            RetryDecision.decide(.unauthorized(reason: "401"), attempts: 0, policy: policy, now: now, unit: 0)
+                == .holdForLogin(reason: "401")
+        )
     }
 
     @Test(arguments: [
         (401, "unauthorized"), (408, "transient"), (429, "transient"), (500, "transient"), (503, "transient"),
-        (409, "conflict"), (412, "conflict"), (400, "rejected"), (404, "rejected"), (422, "rejected"), (403, "rejected"),
+        (409, "conflict"), (412, "conflict"), (400, "rejected"), (404, "rejected"), (422, "rejected"),
+        (403, "rejected"),
     ])
     func statusesAreClassifiedInOnePlace(status: Int, expected: String) {
         let failure = FailureClass.classify(RemoteFailure(status: status), now: now)
-        let name = switch failure {
-        case .offline: "offline"
-        case .transient: "transient"
-        case .unauthorized: "unauthorized"
-        case .conflict: "conflict"
-        case .rejected: "rejected"
-        }
+        let name =
+            switch failure {
+            case .offline: "offline"
+            case .transient: "transient"
+            case .unauthorized: "unauthorized"
+            case .conflict: "conflict"
+            case .rejected: "rejected"
+            }
         #expect(name == expected)
     }
 
@@ -68,15 +97,25 @@ struct RetryDecisionTests {
         #expect(seconds == .transient(reason: "HTTP 429", retryAfter: 7))
         let date = FailureClass.classify(
             RemoteFailure(status: 503, headers: ["retry-after": "Fri, 15 Jan 2027 08:00:30 GMT"]),
-            now: Date(timeIntervalSince1970: 1_800_000_000))
-        guard case .transient(_, let wait?) = date else { Issue.record("expected a wait"); return }
+            now: Date(timeIntervalSince1970: 1_800_000_000)
+        )
+        guard case .transient(_, let wait?) = date else {
+            Issue.record("expected a wait")
+            return
+        }
         #expect(wait > 0)
     }
 
     @Test func transportFailuresAreOfflineAndUndecodableAnswersAreRejected() {
-        #expect(FailureClass.classify(TransportFailure(reason: "connection refused"), now: now) == .offline(reason: "connection refused"))
+        #expect(
+            FailureClass.classify(TransportFailure(reason: "connection refused"), now: now)
+                == .offline(reason: "connection refused")
+        )
         let decoding = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad"))
-        guard case .rejected = FailureClass.classify(decoding, now: now) else { Issue.record("expected rejected"); return }
+        guard case .rejected = FailureClass.classify(decoding, now: now) else {
+            Issue.record("expected rejected")
+            return
+        }
     }
 
     @Test func theRemotesReasonIsKept() {

@@ -7,12 +7,15 @@ import Testing
 @Suite("Store: migrations, durability, several processes")
 struct StoreTests {
     func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("ferry-store-\(UUID().uuidString)/ferry.sqlite").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("ferry-store-\(UUID().uuidString)/ferry.sqlite")
+            .path
     }
 
     @Test func kernelMigrationsRunFirstThenThePluginsUnderTheirIds() throws {
         let store = try FerryStore.open(at: temporaryPath(), migrations: TestPlugin.migrations)
-        let applied = try store.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        let applied = try store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
         #expect(applied.first == "kernel.v1.outbox")
         #expect(applied.last == "items.v1.entries")
         #expect(applied.allSatisfy { $0.hasPrefix("kernel.v1.") || $0.hasPrefix("items.v1.") })
@@ -35,7 +38,8 @@ struct StoreTests {
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
         }
         let reopened = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
-        let count = try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations") }
+        let count = try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations")
+        }
         #expect(count == 1)
     }
 

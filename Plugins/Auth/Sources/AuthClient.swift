@@ -10,12 +10,15 @@ struct AuthClient: Sendable {
 
     func login(username: String, password: String) async throws -> TokenAnswer {
         let response = try await anonymous.send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": password]))
+            try .json("POST", "/v1/auth/login", body: ["username": username, "password": password])
+        )
         return try response.decode(TokenAnswer.self)
     }
 
     func refresh(refreshToken: String) async throws -> TokenAnswer {
-        let response = try await anonymous.send(try .json("POST", "/v1/auth/refresh", body: ["refresh_token": refreshToken]))
+        let response = try await anonymous.send(
+            try .json("POST", "/v1/auth/refresh", body: ["refresh_token": refreshToken])
+        )
         return try response.decode(TokenAnswer.self)
     }
 
@@ -24,6 +27,8 @@ struct AuthClient: Sendable {
     }
 
     func logout(token: String) async throws {
-        _ = try await anonymous.send(HTTPRequest("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")]))
+        _ = try await anonymous.send(
+            HTTPRequest("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")])
+        )
     }
 }

@@ -9,7 +9,11 @@ extension AuthPlugin {
         } catch let failure as RemoteFailure where failure.status == 401 {
             throw FerryError(.needsLogin, "wrong username or password for \(username)", underlying: failure)
         } catch let failure as TransportFailure {
-            throw FerryError(.requiresConnection, "cannot reach the server to sign in (\(failure.reason)); your cached session, if any, is unchanged", underlying: failure)
+            throw FerryError(
+                .requiresConnection,
+                "cannot reach the server to sign in (\(failure.reason)); your cached session, if any, is unchanged",
+                underlying: failure
+            )
         }
     }
 

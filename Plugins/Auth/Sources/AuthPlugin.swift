@@ -25,10 +25,16 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         let file = settings.credentialFile ?? folder + "/credentials.json"
         let client = AuthClient(anonymous: context.transport.with(credentials: nil), authenticated: context.transport)
         self.init(
-            settings: settings, client: client,
+            settings: settings,
+            client: client,
             keeper: SessionKeeper(
-                store: FileCredentialStore(path: file), client: client, clock: context.clock,
-                lockPath: folder + "/refresh.lock", logger: context.logger))
+                store: FileCredentialStore(path: file),
+                client: client,
+                clock: context.clock,
+                lockPath: folder + "/refresh.lock",
+                logger: context.logger
+            )
+        )
     }
 
     init(settings: AuthSettings, client: AuthClient, keeper: SessionKeeper) {

@@ -14,7 +14,11 @@ struct FileLock {
 
     init(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: folder,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         descriptor = open(path, O_CREAT | O_RDWR, 0o600)
         guard descriptor >= 0 else { throw FerryError(.file, "cannot open the lock file \(path) (errno \(errno))") }
         guard flock(descriptor, LOCK_EX) == 0 else {

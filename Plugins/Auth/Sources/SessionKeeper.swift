@@ -115,8 +115,13 @@ actor SessionKeeper {
 
     static func session(from answer: TokenAnswer, now: Date) -> Session {
         Session(
-            user: answer.user, accessToken: answer.accessToken, refreshToken: answer.refreshToken,
+            user: answer.user,
+            accessToken: answer.accessToken,
+            refreshToken: answer.refreshToken,
             accessExpiresAt: now.addingTimeInterval(answer.expiresIn),
-            refreshExpiresAt: now.addingTimeInterval(answer.refreshExpiresIn), verifiedAt: now, actingAs: nil)
+            refreshExpiresAt: now.addingTimeInterval(answer.refreshExpiresIn),
+            verifiedAt: now,
+            actingAs: nil
+        )
     }
 }

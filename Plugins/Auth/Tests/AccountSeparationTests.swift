@@ -9,7 +9,9 @@ struct AccountSeparationTests {
     /// Demo queues a write while the items remote is down, then signs out; sam signs in.
     func queuedByDemoThenSam() async throws -> AuthHarness {
         let harness = try await AuthHarness.make(
-            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n", plugins: [AuthPlugin.self, TestPlugin.self])
+            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",
+            plugins: [AuthPlugin.self, TestPlugin.self]
+        )
         let auth = try harness.auth
         _ = try await auth.login(username: "demo", password: "demo-password")
         _ = try await TestPlugin.put("a", "demo's", in: harness.test.runtime)

@@ -22,7 +22,9 @@ struct SessionTests {
 
     @Test func aWrongPasswordStoresNothing() async throws {
         let harness = try await AuthHarness.make()
-        let error = await #expect(throws: FerryError.self) { _ = try await harness.auth.login(username: "demo", password: "nope") }
+        let error = await #expect(throws: FerryError.self) {
+            _ = try await harness.auth.login(username: "demo", password: "nope")
+        }
         #expect(error?.code == .needsLogin)
         #expect(error?.message.contains("nope") == false)
         #expect(try await harness.auth.status() == nil)
@@ -64,8 +66,17 @@ struct SessionTests {
         let auth = try harness.auth
         let session = try await auth.login(username: "demo", password: "demo-password")
         _ = try await HTTPTransport(baseURL: harness.server.baseURL).send(
-            HTTPRequest("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(session.accessToken ?? "")")], authenticated: false))
-        guard case .ended = await auth.verify() else { Issue.record("expected the session to end"); return }
+            HTTPRequest(
+                "POST",
+                "/v1/auth/logout",
+                headers: [("Authorization", "Bearer \(session.accessToken ?? "")")],
+                authenticated: false
+            )
+        )
+        guard case .ended = await auth.verify() else {
+            Issue.record("expected the session to end")
+            return
+        }
         let after = try #require(try await auth.status())
         #expect(!after.isActive)
         #expect(after.user.username == "demo")
@@ -77,7 +88,10 @@ struct SessionTests {
         let auth = try harness.auth
         _ = try await auth.login(username: "demo", password: "demo-password")
         await harness.server.stop()
-        guard case .offline = await auth.verify() else { Issue.record("expected offline"); return }
+        guard case .offline = await auth.verify() else {
+            Issue.record("expected offline")
+            return
+        }
         #expect(try await auth.status()?.isActive == true)
         #expect(await auth.account() == "u_demo")
         await harness.finish()
@@ -89,7 +103,10 @@ struct SessionTests {
         _ = try await auth.login(username: "demo", password: "demo-password")
         harness.test.clock.advance(by: 2 * 3600)
         await harness.server.stop()
-        guard case .offline = await auth.verify() else { Issue.record("expected offline"); return }
+        guard case .offline = await auth.verify() else {
+            Issue.record("expected offline")
+            return
+        }
         #expect(try await auth.status()?.isActive == true)
         await harness.finish()
     }
@@ -104,13 +121,19 @@ struct SessionTests {
         let error = #expect(throws: FerryError.self) { _ = try store.load() }
         #expect(error?.message.contains("chmod 600") == true)
         let restarted = try await TestRuntime.make(
-            server: harness.server.baseURL, yaml: "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n", plugins: [AuthPlugin.self])
+            server: harness.server.baseURL,
+            yaml: "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n",
+            plugins: [AuthPlugin.self]
+        )
         #expect(await restarted.runtime.credentials.accessToken() == nil)
         await harness.finish()
     }
 
     @Test func logoutHoldsQueuesAndLoginReleasesThem() async throws {
-        let harness = try await AuthHarness.make(extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n", plugins: [AuthPlugin.self, TestPlugin.self])
+        let harness = try await AuthHarness.make(
+            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",
+            plugins: [AuthPlugin.self, TestPlugin.self]
+        )
         let auth = try harness.auth
         let runtime = harness.test.runtime
         _ = try await auth.login(username: "demo", password: "demo-password")
@@ -146,7 +169,8 @@ struct SessionTests {
         let test = try await TestRuntime.make(
             server: harness.server.baseURL,
             yaml: "data_dir: \(folder.path)\nplugins:\n  auth: {username: demo, password: demo-password}\n",
-            plugins: [AuthPlugin.self])
+            plugins: [AuthPlugin.self]
+        )
         let auth = try test.runtime.plugin(AuthPlugin.self)
         #expect(await auth.accessToken() != nil)
         #expect(await auth.account() == "u_demo")

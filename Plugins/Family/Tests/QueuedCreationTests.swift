@@ -67,7 +67,11 @@ struct QueuedCreationTests {
             device.offline()
             let grandma = try await device.family.addMember(group: Server.group, name: "Grandma", managed: true)
             #expect(grandma.queued && grandma.value.id.hasPrefix("local-"))
-            let started = try await device.family.startRound(group: Server.group, name: nil, attendees: ["Grandma", "Kiddo"])
+            let started = try await device.family.startRound(
+                group: Server.group,
+                name: nil,
+                attendees: ["Grandma", "Kiddo"]
+            )
             let pending = try await device.family.round(started.value.id).value
             #expect(pending.attendees == [grandma.value.id, "mem_kid"])
             #expect(FamilyTestRender.round(pending, attendees: []).contains("Attendees: every member of the group"))

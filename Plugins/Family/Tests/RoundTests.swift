@@ -73,7 +73,11 @@ struct RoundTests {
         try await Server.with { server in
             let sam = try await server.device("sam")
             _ = try await sam.family.closeRound(Server.round)
-            let started = try await sam.family.startRound(group: Server.group, name: "Sunday", attendees: ["Kiddo", "sam"])
+            let started = try await sam.family.startRound(
+                group: Server.group,
+                name: "Sunday",
+                attendees: ["Kiddo", "sam"]
+            )
             // The server stored them, as the server itself says.
             #expect(try await server.round(started.value.id).round.attendees == ["mem_kid", "mem_sam"])
             // Another device, which never saw the start, reads them back from the server.

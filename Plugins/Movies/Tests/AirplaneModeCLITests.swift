@@ -55,10 +55,16 @@ struct AirplaneModeCLITests {
         #expect(offline.output.contains("Spirited Away"))
         #expect(offline.errors.contains("offline"))
         #expect(
-            try await Self.ferry(["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"], in: folder)
-                .status == 0
+            try await Self.ferry(
+                ["movies", "update", "m_demo_heat", "--status", "watched", "--rating", "8"],
+                in: folder
+            )
+            .status == 0
         )
-        let added = try await Self.ferry(["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"], in: folder)
+        let added = try await Self.ferry(
+            ["movies", "add", "--title", "Blade Runner", "--recommender", "Kim"],
+            in: folder
+        )
         #expect(added.status == 0 && added.output.contains("local-"))
         let byID = try await Self.ferry(["movies", "add", "--tmdb", "603"], in: folder)
         #expect(byID.status == 69 && byID.errors.contains("--title"))

@@ -13,24 +13,30 @@ import Glibc
 struct KillRecoveryTests {
     @Test(
         .enabled(if: FerryProcess.isBuilt, "needs .build/debug/ferry: run `swift build` first"),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(1))
+    )
     func aRunnerKilledMidRequestLosesNothingAndAppliesNothingTwice() async throws {
         try await RecipeServer.with { server in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-kill-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "recipes-kill-\(UUID().uuidString)"
+            )
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let config = folder.appendingPathComponent("config.yaml")
             try """
-                data_dir: data
-                server: \(server.url)
-                log_level: error
-                sync: {poll_interval: 50ms}
-                plugins:
-                  auth: {}
-                  recipes: {}
-                """.write(to: config, atomically: true, encoding: .utf8)
+            data_dir: data
+            server: \(server.url)
+            log_level: error
+            sync: {poll_interval: 50ms}
+            plugins:
+              auth: {}
+              recipes: {}
+            """.write(to: config, atomically: true, encoding: .utf8)
             let ferry = FerryProcess(config: config.path)
-            let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
+            let login = try await ferry.run(
+                ["auth", "login", "--username", "demo", "--password-stdin"],
+                input: "demo-password"
+            )
             try #require(login.status == 0, "ferry auth login failed: \(login.errors)")
 
             // Queue work from separate commands, as a person would.
@@ -50,7 +56,9 @@ struct KillRecoveryTests {
             let deadline = ContinuousClock.now + .seconds(20)
             while true {
                 let stats = try await server.stats()
-                if stats["PUT /v1/recipes/{id}", default: 0] > 0, stats["PUT /v1/saved-recipes/{id}", default: 0] > 0 { break }
+                if stats["PUT /v1/recipes/{id}", default: 0] > 0, stats["PUT /v1/saved-recipes/{id}", default: 0] > 0 {
+                    break
+                }
                 try #require(ContinuousClock.now < deadline, "the runner never sent its operations: \(stats)")
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -62,7 +70,9 @@ struct KillRecoveryTests {
             try await Task.sleep(for: .milliseconds(900))
 
             let store = try FerryStore.open(at: folder.appendingPathComponent("data/ferry.sqlite").path)
-            let states = try await store.read { db in try String.fetchAll(db, sql: "SELECT state FROM kernel_operations") }
+            let states = try await store.read { db in
+                try String.fetchAll(db, sql: "SELECT state FROM kernel_operations")
+            }
             #expect(states.contains("in_flight"), "the runner died with sends in flight: \(states)")
 
             // The next start finishes the work.
@@ -71,11 +81,15 @@ struct KillRecoveryTests {
             #expect(again.status == 0, "ferry run --once: \(again.output) \(again.errors)")
 
             let token = try await server.login()
-            #expect(try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", "kill-soup"])
+            #expect(
+                try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", "kill-soup"]
+            )
             let soup = try #require(try await server.recipe("kill-soup", token: token))
             #expect(soup["version"] as? Int == 2, "created once (1) and its photo once (2)")
             #expect((soup["photo"] as? [String: Any])?["sha256"] as? String == SHA256Hasher.hex(samplePNG(4)))
-            let left = try await store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations") ?? -1 }
+            let left = try await store.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations") ?? -1
+            }
             #expect(left == 0)
         }
     }

@@ -10,11 +10,18 @@ struct LegacyImportTests {
 
     /// The seed app's layout: a JSON list of saved ids, created ids, and recipe files with a photo.
     static func legacyFolder(in bed: RecipesTestbed) throws -> String {
-        _ = try bed.file("legacy/saved_recipe_ids_v2.json", Data(#"["\#(soupID)", "demo-dal", "demo-pancakes", "bad/id", "demo-dal"]"#.utf8))
+        _ = try bed.file(
+            "legacy/saved_recipe_ids_v2.json",
+            Data(#"["\#(soupID)", "demo-dal", "demo-pancakes", "bad/id", "demo-dal"]"#.utf8)
+        )
         _ = try bed.file("legacy/created_recipe_ids_v2.json", Data(#"["\#(soupID)"]"#.utf8))
         _ = try bed.file(
             "legacy/recipes/\(soupID).json",
-            Data(#"{"id": "\#(soupID)", "name": "Grandma's soup", "ingredients": ["water", "love"], "createdAt": 7.5e8}"#.utf8))
+            Data(
+                #"{"id": "\#(soupID)", "name": "Grandma's soup", "ingredients": ["water", "love"], "createdAt": 7.5e8}"#
+                    .utf8
+            )
+        )
         _ = try bed.file("legacy/recipes/\(soupID).png", samplePNG(5))
         return bed.folder.appendingPathComponent("legacy").path
     }
@@ -44,7 +51,9 @@ struct LegacyImportTests {
             let remote = try #require(try await server.recipe(Self.soupID, token: token))
             #expect(remote["title"] as? String == "Grandma's soup")
             #expect((remote["photo"] as? [String: Any])?["sha256"] as? String == SHA256Hasher.hex(samplePNG(5)))
-            #expect(try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", Self.soupID])
+            #expect(
+                try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal", "demo-pancakes", Self.soupID]
+            )
 
             // Unsaved since: a third run still leaves it alone.
             try await book.unsave("demo-pancakes")
@@ -58,13 +67,19 @@ struct LegacyImportTests {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }
         let book = try bed.book
-        let missing = await #expect(throws: FerryError.self) { try await book.importLegacy(from: bed.folder.path + "/none") }
+        let missing = await #expect(throws: FerryError.self) {
+            try await book.importLegacy(from: bed.folder.path + "/none")
+        }
         #expect(missing?.message.contains("not a folder") == true)
         _ = try bed.file("empty/readme.txt", Data())
-        let noList = await #expect(throws: FerryError.self) { try await book.importLegacy(from: bed.folder.path + "/empty") }
+        let noList = await #expect(throws: FerryError.self) {
+            try await book.importLegacy(from: bed.folder.path + "/empty")
+        }
         #expect(noList?.message.contains("saved_recipe_ids.json") == true)
         _ = try bed.file("bad/saved_recipe_ids.json", Data(#"{"ids": 1}"#.utf8))
-        let notList = await #expect(throws: FerryError.self) { try await book.importLegacy(from: bed.folder.path + "/bad") }
+        let notList = await #expect(throws: FerryError.self) {
+            try await book.importLegacy(from: bed.folder.path + "/bad")
+        }
         #expect(notList?.message.contains("not a JSON list") == true)
         #expect(try await bed.test.operations().isEmpty)
     }

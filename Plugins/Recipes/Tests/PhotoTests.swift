@@ -40,7 +40,9 @@ struct PhotoTests {
             defer { bed.remove() }
             let book = try bed.book
             let recipe = try await book.add(
-                documentAt: try bed.file("cake.json", Data(#"{"title": "Cake"}"#.utf8)), photoAt: try bed.file("cake.png", samplePNG(9)))
+                documentAt: try bed.file("cake.json", Data(#"{"title": "Cake"}"#.utf8)),
+                photoAt: try bed.file("cake.png", samplePNG(9))
+            )
             let path = try #require(try await book.show(recipe.id).photoPath)
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == samplePNG(9))
             _ = try await bed.test.runOnce()

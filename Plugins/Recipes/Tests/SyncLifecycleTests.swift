@@ -56,7 +56,11 @@ struct SyncLifecycleTests {
             try await bed.runtime.resumeAfterLogin()
             #expect(try await bed.test.runOnce().sent == 1)
             #expect(try await server.savedIDs(token: token).contains("demo-pancakes"))
-            #expect(Set(try await book.list(savedOnly: true).recipes.map(\.id)) == ["demo-shakshuka", "demo-dal", "demo-pancakes"])
+            #expect(
+                Set(try await book.list(savedOnly: true).recipes.map(\.id)) == [
+                    "demo-shakshuka", "demo-dal", "demo-pancakes",
+                ]
+            )
         }
     }
 }

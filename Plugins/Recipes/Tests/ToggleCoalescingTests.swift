@@ -60,7 +60,8 @@ struct ToggleCoalescingTests {
             try await book.refresh()
             try await book.save("demo-pancakes")
             // A save that was handed to the transport cannot be taken back: the unsave follows it.
-            try await bed.runtime.store.write { db in try db.execute(sql: "UPDATE kernel_operations SET dispatched = 1") }
+            try await bed.runtime.store.write { db in try db.execute(sql: "UPDATE kernel_operations SET dispatched = 1")
+            }
             try await book.unsave("demo-pancakes")
             #expect(try await bed.queue() == ["save:demo-pancakes", "unsave:demo-pancakes"])
             #expect(try await bed.test.runOnce().sent == 2)

@@ -20,7 +20,9 @@ struct UploadOrderTests {
             #expect(try await book.list(savedOnly: true).recipes.map(\.id) == [recipe.id])
 
             // The upload fails once (a 500): the save must not overtake it.
-            server.server.setFaults(FaultSettings(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/recipes/"))
+            server.server.setFaults(
+                FaultSettings(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/recipes/")
+            )
             try await server.resetStats()
             let first = try await bed.test.runOnce()
             #expect(first.retried == 1 && first.sent == 0)
@@ -73,9 +75,13 @@ struct UploadOrderTests {
         }
         let good = try bed.file("good.json", Data(#"{"title": "Good"}"#.utf8))
         let notImage = try bed.file("photo.png", Data("hello".utf8))
-        let error = await #expect(throws: FerryError.self) { try await bed.book.add(documentAt: good, photoAt: notImage) }
+        let error = await #expect(throws: FerryError.self) {
+            try await bed.book.add(documentAt: good, photoAt: notImage)
+        }
         #expect(error?.message.contains("not a PNG") == true)
-        let missing = await #expect(throws: FerryError.self) { try await bed.book.add(documentAt: bed.folder.path + "/nope.json") }
+        let missing = await #expect(throws: FerryError.self) {
+            try await bed.book.add(documentAt: bed.folder.path + "/nope.json")
+        }
         #expect(missing?.message.contains("no recipe file") == true)
         #expect(try await bed.test.operations().isEmpty)
         #expect(try await bed.book.list().recipes.isEmpty)

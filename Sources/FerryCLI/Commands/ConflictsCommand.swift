@@ -5,8 +5,10 @@ import SyncKernel
 /// `ferry conflicts`: writes the remote disagreed with.
 struct ConflictsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "conflicts", abstract: "List conflicts and resolve those kept for a person.",
-        subcommands: [List.self, Resolve.self])
+        commandName: "conflicts",
+        abstract: "List conflicts and resolve those kept for a person.",
+        subcommands: [List.self, Resolve.self]
+    )
 
     struct List: RuntimeCommand {
         static let configuration = CommandConfiguration(abstract: "List open conflicts (--all: settled ones too).")
@@ -21,7 +23,10 @@ struct ConflictsCommand: AsyncParsableCommand {
             if views.isEmpty { return print(all ? "no conflicts" : "no open conflicts") }
             Output(json: false).table(
                 ["ID", "PLUGIN", "KIND", "ENTITY", "POLICY", "OUTCOME", "REASON"],
-                views.map { [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.reason] })
+                views.map {
+                    [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.reason]
+                }
+            )
         }
     }
 
@@ -38,9 +43,11 @@ struct ConflictsCommand: AsyncParsableCommand {
 
         func run(in runtime: FerryRuntime) async throws {
             let report = try await runtime.resolveConflict(id: id, keepLocal: keep == .local)
-            print(keep == .local
-                ? "kept the local write; the runner sends \(report.plugin) \(report.kind) on \(report.entity) again"
-                : "kept the remote state of \(report.plugin) \(report.entity); the local write was dropped")
+            print(
+                keep == .local
+                    ? "kept the local write; the runner sends \(report.plugin) \(report.kind) on \(report.entity) again"
+                    : "kept the remote state of \(report.plugin) \(report.entity); the local write was dropped"
+            )
         }
     }
 }

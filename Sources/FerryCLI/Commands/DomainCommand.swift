@@ -12,7 +12,8 @@ struct DomainCommand: RuntimeCommand {
             ferry domain NAME show ENTITY       one document
             ferry domain NAME OPERATION ENTITY [--body JSON]
                                                 queue an operation (the local document changes at once)
-            """)
+            """
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The domain's name under domains: in config.yaml.") var name: String
@@ -26,7 +27,8 @@ struct DomainCommand: RuntimeCommand {
             let declared = runtime.configuration.domains.keys.sorted()
             throw FerryError(
                 .usage,
-                "no domain \(domain) in \(runtime.configuration.file); \(declared.isEmpty ? "declare one under domains: (see docs/configuration.md)" : "declared: \(declared.joined(separator: ", "))")")
+                "no domain \(domain) in \(runtime.configuration.file); \(declared.isEmpty ? "declare one under domains: (see docs/configuration.md)" : "declared: \(declared.joined(separator: ", "))")"
+            )
         }
         switch action {
         case "list":
@@ -43,7 +45,12 @@ struct DomainCommand: RuntimeCommand {
             print(row.body)
         default:
             let key = try requireEntity()
-            let result = try await runtime.submitDeclared(domain: domain, kind: action, entity: key, body: Data((body ?? "{}").utf8))
+            let result = try await runtime.submitDeclared(
+                domain: domain,
+                kind: action,
+                entity: key,
+                body: Data((body ?? "{}").utf8)
+            )
             switch result {
             case .queued(.cancelled): print("\(action) cancelled an unsent opposite operation; nothing to send")
             case .queued(.coalesced): print("\(action) folded into an unsent operation on \(key)")
@@ -54,7 +61,9 @@ struct DomainCommand: RuntimeCommand {
     }
 
     private func requireEntity() throws -> String {
-        guard let entity, !entity.isEmpty else { throw FerryError(.usage, "give the entity key: ferry domain \(name) \(action) ENTITY") }
+        guard let entity, !entity.isEmpty else {
+            throw FerryError(.usage, "give the entity key: ferry domain \(name) \(action) ENTITY")
+        }
         return entity
     }
 }

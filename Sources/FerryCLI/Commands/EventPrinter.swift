@@ -16,7 +16,8 @@ struct EventPrinter: Service {
             for await event in stream.cancelOnGracefulShutdown() {
                 if let line = Self.describe(event) { print(line) }
             }
-        } onGracefulShutdown: {}
+        } onGracefulShutdown: {
+        }
     }
 
     static func describe(_ event: SyncEvent) -> String? {
@@ -24,16 +25,19 @@ struct EventPrinter: Service {
         case .enqueued: return nil
         case .sent(let plugin, let kind, let entity, _): return "sent      \(plugin) \(kind) \(entity)"
         case .retrying(let plugin, let kind, _, let attempts, let at, let reason):
-            return "retrying  \(plugin) \(kind) (attempt \(attempts)) at \(ISO8601DateFormatter().string(from: at)): \(reason)"
+            return
+                "retrying  \(plugin) \(kind) (attempt \(attempts)) at \(ISO8601DateFormatter().string(from: at)): \(reason)"
         case .waitingForConnectivity(let plugin, _, _): return "waiting   \(plugin): remote unreachable"
         case .dead(let plugin, let kind, let operation, let reason):
             return "dead      \(plugin) \(kind) \(operation.uuidString.lowercased().prefix(8)): \(reason)"
         case .conflict(let report):
-            return "conflict  \(report.plugin) \(report.kind) \(report.entity): \(report.policy.rawValue) kept \(report.outcome)"
+            return
+                "conflict  \(report.plugin) \(report.kind) \(report.entity): \(report.policy.rawValue) kept \(report.outcome)"
         case .connectivity(let state): return "network   \(state.summary)"
         case .needsLogin(let plugin, _): return "login     \(plugin) needs a login: run `ferry auth login`"
         case .pulled(let plugin, let summary):
-            return summary.upserted + summary.deleted == 0 ? nil : "pulled    \(plugin): \(summary.upserted) changed, \(summary.deleted) deleted"
+            return summary.upserted + summary.deleted == 0
+                ? nil : "pulled    \(plugin): \(summary.upserted) changed, \(summary.deleted) deleted"
         case .pullFailed(let plugin, let reason): return "pull      \(plugin) failed: \(reason)"
         case .transferProgress: return nil
         }

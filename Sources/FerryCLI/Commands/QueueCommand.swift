@@ -5,8 +5,10 @@ import SyncKernel
 /// `ferry queue`: the outbox, and why each operation waits.
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "queue", abstract: "Inspect, retry or discard queued operations.",
-        subcommands: [List.self, Show.self, Retry.self, Discard.self])
+        commandName: "queue",
+        abstract: "Inspect, retry or discard queued operations.",
+        subcommands: [List.self, Show.self, Retry.self, Discard.self]
+    )
 
     struct List: RuntimeCommand {
         static let configuration = CommandConfiguration(abstract: "List queued operations, oldest first.")
@@ -18,7 +20,10 @@ struct QueueCommand: AsyncParsableCommand {
         func run(in runtime: FerryRuntime) async throws {
             let filter = try state.map { name in
                 guard let value = OperationState(rawValue: name) else {
-                    throw FerryError(.usage, "--state \(name) is not a state; use one of: \(OperationState.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw FerryError(
+                        .usage,
+                        "--state \(name) is not a state; use one of: \(OperationState.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 return value
             }
@@ -32,7 +37,8 @@ struct QueueCommand: AsyncParsableCommand {
             if rows.isEmpty { return print("the queue is empty") }
             Output(json: false).table(
                 ["ID", "PLUGIN", "KIND", "ENTITY", "STATE", "WHY"],
-                rows.map { [$0.shortID, $0.plugin, $0.kind, $0.entity, $0.state, $0.why] })
+                rows.map { [$0.shortID, $0.plugin, $0.kind, $0.entity, $0.state, $0.why] }
+            )
         }
     }
 
@@ -76,14 +82,21 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Discard: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Drop an operation for good; the next pull restores the remote's state.")
+        static let configuration = CommandConfiguration(
+            abstract: "Drop an operation for good; the next pull restores the remote's state."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The operation id, or its first characters.") var id: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run(in runtime: FerryRuntime) async throws {
             let operation = try await QueueInspector(runtime: runtime).find(id)
-            guard Output.confirm("Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote.", assumeYes: yes) else {
+            guard
+                Output.confirm(
+                    "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote.",
+                    assumeYes: yes
+                )
+            else {
                 throw CommandFailure(exitCode: 1)
             }
             try await runtime.discard(operation)

@@ -9,7 +9,8 @@ struct RunCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
-        discussion: "With --once, does what can be done now, prints a summary and exits 0 unless something failed. Without it, runs until SIGINT or SIGTERM and stops cleanly."
+        discussion:
+            "With --once, does what can be done now, prints a summary and exits 0 unless something failed. Without it, runs until SIGINT or SIGTERM and stops cleanly."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -31,13 +32,17 @@ struct RunCommand: RuntimeCommand {
             return
         }
         let printer = EventPrinter(
-            events: runtime.events, json: global.json,
-            banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop")
+            events: runtime.events,
+            json: global.json,
+            banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop"
+        )
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: engine), .init(service: printer)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: runtime.logger))
+                logger: runtime.logger
+            )
+        )
         try await group.run()
         Output.warn("ferry: stopped; nothing in flight was lost")
     }
@@ -56,9 +61,13 @@ struct RunReport: Encodable {
 
     init(summary: RunSummary, status: QueueInspector.Status) {
         self.summary = Summary(
-            sent: summary.sent, retried: summary.retried, deadLettered: summary.deadLettered,
-            conflicts: summary.conflicts, pulls: summary.pulls.mapValues(PullSummary.Counts.init),
-            pullFailures: summary.pullFailures)
+            sent: summary.sent,
+            retried: summary.retried,
+            deadLettered: summary.deadLettered,
+            conflicts: summary.conflicts,
+            pulls: summary.pulls.mapValues(PullSummary.Counts.init),
+            pullFailures: summary.pullFailures
+        )
         self.status = status
     }
 
@@ -68,7 +77,9 @@ struct RunReport: Encodable {
             "connectivity: \(status.connectivity.summary)",
         ]
         for (plugin, pull) in summary.pulls.sorted(by: { $0.key < $1.key }) where pull != PullSummary() {
-            lines.append("\(plugin): pulled \(pull.upserted) changed, \(pull.deleted) deleted, \(pull.rebased) kept with pending writes")
+            lines.append(
+                "\(plugin): pulled \(pull.upserted) changed, \(pull.deleted) deleted, \(pull.rebased) kept with pending writes"
+            )
         }
         for (plugin, reason) in summary.pullFailures.sorted(by: { $0.key < $1.key }) {
             lines.append("\(plugin): pull failed: \(reason)")

@@ -8,7 +8,9 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
-        discussion: "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data.")
+        discussion:
+            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data."
+    )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
@@ -24,6 +26,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await FerryServer.run(
             FerryServerConfiguration(
-                host: host, port: port, dataDirectory: data, seedDemo: seedDemo, logger: Logger(label: "ferry.server")))
+                host: host,
+                port: port,
+                dataDirectory: data,
+                seedDemo: seedDemo,
+                logger: Logger(label: "ferry.server")
+            )
+        )
     }
 }

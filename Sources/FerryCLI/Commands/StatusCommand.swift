@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry status`: per plugin, what is waiting and why.
 struct StatusCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict.")
+        commandName: "status",
+        abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -18,10 +20,12 @@ struct StatusCommand: RuntimeCommand {
             ["PLUGIN", "PENDING", "DEAD", "CONFLICTS", "LAST SYNC", "STATE"],
             status.plugins.map { plugin in
                 [
-                    plugin.plugin, "\(plugin.pending + plugin.queued + plugin.inFlight)", "\(plugin.dead)", "\(plugin.conflicts)",
+                    plugin.plugin, "\(plugin.pending + plugin.queued + plugin.inFlight)", "\(plugin.dead)",
+                    "\(plugin.conflicts)",
                     plugin.lastSync.map { Output.relative($0, now: now) } ?? "never", Self.describe(plugin),
                 ]
-            })
+            }
+        )
     }
 
     /// One phrase for a plugin's state.
@@ -33,6 +37,7 @@ struct StatusCommand: RuntimeCommand {
         if plugin.queued > 0 { parts.append("\(plugin.queued) behind others") }
         if plugin.dead > 0 { parts.append("\(plugin.dead) dead: `ferry queue list --state dead`") }
         if plugin.conflicts > 0 { parts.append("\(plugin.conflicts) conflicts: `ferry conflicts list`") }
-        return parts.isEmpty ? (plugin.pending > 0 ? "\(plugin.pending) ready" : "in sync") : parts.joined(separator: ", ")
+        return parts.isEmpty
+            ? (plugin.pending > 0 ? "\(plugin.pending) ready" : "in sync") : parts.joined(separator: ", ")
     }
 }

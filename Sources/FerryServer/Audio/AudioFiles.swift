@@ -6,7 +6,11 @@ enum AudioFiles {
     static func blobKey(_ partKey: String) -> String { "audio/\(partKey)" }
 
     static func serve(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
-        let partKey = try Identifier.validated(request.parameter("part_key"), code: "invalid_part_key", name: "part_key")
+        let partKey = try Identifier.validated(
+            request.parameter("part_key"),
+            code: "invalid_part_key",
+            name: "part_key"
+        )
         let key = blobKey(partKey)
         guard let info = try await env.database.read({ db in try Blobs.info(db, key: key) }) else {
             throw APIError.notFound("file_not_found", "No audio file with part key '\(partKey)'.")
@@ -21,18 +25,23 @@ enum AudioFiles {
         switch range {
         case .unsatisfiable:
             var error = APIError(
-                .rangeNotSatisfiable, "range_not_satisfiable", "The requested range is outside the file (\(info.byteSize) bytes).",
+                .rangeNotSatisfiable,
+                "range_not_satisfiable",
+                "The requested range is outside the file (\(info.byteSize) bytes).",
                 details: ["byte_size": .int(info.byteSize)]
             )
             error.headers = ["Content-Range": "bytes */\(info.byteSize)", "Accept-Ranges": "bytes"]
             throw error
         case .whole:
-            let bytes = try await env.database.read { db in try Blobs.bytes(db, key: key, offset: 0, length: info.byteSize) } ?? Data()
+            let bytes =
+                try await env.database.read { db in try Blobs.bytes(db, key: key, offset: 0, length: info.byteSize) }
+                ?? Data()
             return APIResponse(status: .ok, headers: headers, body: bytes)
         case .partial(let lower, let upper):
-            let bytes = try await env.database.read { db in
-                try Blobs.bytes(db, key: key, offset: lower, length: upper - lower + 1)
-            } ?? Data()
+            let bytes =
+                try await env.database.read { db in
+                    try Blobs.bytes(db, key: key, offset: lower, length: upper - lower + 1)
+                } ?? Data()
             headers["Content-Range"] = "bytes \(lower)-\(upper)/\(info.byteSize)"
             return APIResponse(status: .partialContent, headers: headers, body: bytes)
         }

@@ -12,7 +12,11 @@ enum AudioRoutes {
             Route(.get, "/v1/audio/albums/changes", handler: ChangesFeed.handler("audio_albums") { _ in scope }),
             showRoute("/v1/audio/albums/{id}", "audio_albums", code: "album_not_found"),
             listRoute("/v1/audio/collections", "audio_collections", key: "collections"),
-            Route(.get, "/v1/audio/collections/changes", handler: ChangesFeed.handler("audio_collections") { _ in scope }),
+            Route(
+                .get,
+                "/v1/audio/collections/changes",
+                handler: ChangesFeed.handler("audio_collections") { _ in scope }
+            ),
             showRoute("/v1/audio/collections/{id}", "audio_collections", code: "collection_not_found"),
             Route(.get, "/v1/audio/files/{part_key}", batchable: false, handler: AudioFiles.serve),
             Route(.put, "/admin/audio/collections/{id}", access: .loopback, batchable: false, handler: putCollection),
@@ -29,7 +33,9 @@ enum AudioRoutes {
     static func showRoute(_ path: String, _ collection: String, code: String) -> Route {
         Route(.get, path) { request, env in
             let id = try Identifier.validated(request.parameter("id"))
-            let item = try await env.database.read { db in try Entities.require(db, collection, scope: scope, id: id, code: code) }
+            let item = try await env.database.read { db in
+                try Entities.require(db, collection, scope: scope, id: id, code: code)
+            }
             return .entity(item)
         }
     }
@@ -55,7 +61,9 @@ enum AudioRoutes {
                 "name": .string(name ?? current?["name"]?.stringValue ?? id),
                 "album_ids": .array(albumIDs.map(JSON.string)),
             ]
-            return (try Entities.put(db, "audio_collections", scope: scope, id: id, data: data, now: now), current == nil)
+            return (
+                try Entities.put(db, "audio_collections", scope: scope, id: id, data: data, now: now), current == nil
+            )
         }
         return .entity(collection, status: created ? .created : .ok)
     }

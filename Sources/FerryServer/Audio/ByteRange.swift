@@ -20,18 +20,33 @@ enum ByteRange: Equatable {
         let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
         let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
-            guard let suffix = Int(last), suffix >= 0 else { self = .whole; return }
-            guard suffix > 0, size > 0 else { self = .unsatisfiable; return }
+            guard let suffix = Int(last), suffix >= 0 else {
+                self = .whole
+                return
+            }
+            guard suffix > 0, size > 0 else {
+                self = .unsatisfiable
+                return
+            }
             self = .partial(lower: max(0, size - suffix), upper: size - 1)
             return
         }
-        guard let lower = Int(first), lower >= 0 else { self = .whole; return }
+        guard let lower = Int(first), lower >= 0 else {
+            self = .whole
+            return
+        }
         var upper = size - 1
         if !last.isEmpty {
-            guard let value = Int(last), value >= lower else { self = .whole; return }
+            guard let value = Int(last), value >= lower else {
+                self = .whole
+                return
+            }
             upper = min(value, size - 1)
         }
-        guard lower < size else { self = .unsatisfiable; return }
+        guard lower < size else {
+            self = .unsatisfiable
+            return
+        }
         self = .partial(lower: lower, upper: upper)
     }
 }

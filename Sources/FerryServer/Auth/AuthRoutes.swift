@@ -26,7 +26,9 @@ enum AuthRoutes {
         let pair = try await env.database.write { db in
             try Sessions.open(db, userID: userID, configuration: configuration, now: now)
         }
-        return .json(tokenBody(access: pair.access, refresh: pair.refresh, user: found.user, configuration: configuration))
+        return .json(
+            tokenBody(access: pair.access, refresh: pair.refresh, user: found.user, configuration: configuration)
+        )
     }
 
     static func refresh(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
@@ -39,7 +41,9 @@ enum AuthRoutes {
             case .failure(let error):
                 return .failure(error)
             case .success(let rotated):
-                guard let user = try Users.find(db, id: rotated.userID) else { return .failure(Sessions.refused(.unknown)) }
+                guard let user = try Users.find(db, id: rotated.userID) else {
+                    return .failure(Sessions.refused(.unknown))
+                }
                 return .success((user, rotated.access, rotated.refresh))
             }
         }
@@ -58,7 +62,8 @@ enum AuthRoutes {
         return .json(["user": user.json])
     }
 
-    static func tokenBody(access: String, refresh: String, user: JSON, configuration: FerryServerConfiguration) -> JSON {
+    static func tokenBody(access: String, refresh: String, user: JSON, configuration: FerryServerConfiguration) -> JSON
+    {
         [
             "access_token": .string(access),
             "refresh_token": .string(refresh),

@@ -9,7 +9,12 @@ enum Sessions {
     }
 
     /// Opens a session for `userID` and returns its first token pair.
-    static func open(_ db: Database, userID: String, configuration: FerryServerConfiguration, now: Date) throws -> (access: String, refresh: String) {
+    static func open(
+        _ db: Database,
+        userID: String,
+        configuration: FerryServerConfiguration,
+        now: Date
+    ) throws -> (access: String, refresh: String) {
         let sessionID = TokenGenerator.id(prefix: "s_")
         try db.execute(
             sql: "INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)",
@@ -19,12 +24,18 @@ enum Sessions {
     }
 
     /// Issues a new access and refresh token in a session.
-    static func issue(_ db: Database, sessionID: String, configuration: FerryServerConfiguration, now: Date) throws -> (access: String, refresh: String) {
+    static func issue(
+        _ db: Database,
+        sessionID: String,
+        configuration: FerryServerConfiguration,
+        now: Date
+    ) throws -> (access: String, refresh: String) {
         let access = TokenGenerator.make(prefix: "fat_")
         let refresh = TokenGenerator.make(prefix: "frt_")
         let base = now.timeIntervalSince1970
         try db.execute(
-            sql: "INSERT INTO tokens (token_hash, session_id, kind, expires_at) VALUES (?, ?, 'access', ?), (?, ?, 'refresh', ?)",
+            sql:
+                "INSERT INTO tokens (token_hash, session_id, kind, expires_at) VALUES (?, ?, 'access', ?), (?, ?, 'refresh', ?)",
             arguments: [
                 SHA256.hex(access), sessionID, base + configuration.accessTokenLifetime,
                 SHA256.hex(refresh), sessionID, base + configuration.refreshTokenLifetime,
@@ -34,34 +45,54 @@ enum Sessions {
     }
 
     /// The user behind a bearer access token, or why it is refused.
-    static func authenticate(_ db: Database, accessToken: String, now: Date) throws -> Result<AuthenticatedUser, APIError> {
-        guard let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
-                FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
-                WHERE t.token_hash = ? AND t.kind = 'access'
-                """,
-            arguments: [SHA256.hex(accessToken)]
-        ) else { return .failure(refused(.unknown)) }
+    static func authenticate(
+        _ db: Database,
+        accessToken: String,
+        now: Date
+    ) throws -> Result<AuthenticatedUser, APIError> {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
+                    FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
+                    WHERE t.token_hash = ? AND t.kind = 'access'
+                    """,
+                arguments: [SHA256.hex(accessToken)]
+            )
+        else { return .failure(refused(.unknown)) }
         if row["revoked"] as Bool || row["used"] as Bool { return .failure(refused(.revoked)) }
         if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { return .failure(refused(.expired)) }
-        return .success(AuthenticatedUser(id: row["id"], username: row["username"], displayName: row["display_name"], sessionID: row["session_id"]))
+        return .success(
+            AuthenticatedUser(
+                id: row["id"],
+                username: row["username"],
+                displayName: row["display_name"],
+                sessionID: row["session_id"]
+            )
+        )
     }
 
     /// Rotates a refresh token: the old pair is revoked and a new pair issued in the same session.
     /// A refresh token presented twice revokes its whole session (theft detection).
     /// Returns a failure (instead of throwing) so that a theft revocation commits.
-    static func refresh(_ db: Database, refreshToken: String, configuration: FerryServerConfiguration, now: Date) throws -> Result<(userID: String, access: String, refresh: String), APIError> {
-        guard let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, s.user_id
-                FROM tokens t JOIN sessions s ON s.id = t.session_id
-                WHERE t.token_hash = ? AND t.kind = 'refresh'
-                """,
-            arguments: [SHA256.hex(refreshToken)]
-        ) else { return .failure(refused(.unknown)) }
+    static func refresh(
+        _ db: Database,
+        refreshToken: String,
+        configuration: FerryServerConfiguration,
+        now: Date
+    ) throws -> Result<(userID: String, access: String, refresh: String), APIError> {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, s.user_id
+                    FROM tokens t JOIN sessions s ON s.id = t.session_id
+                    WHERE t.token_hash = ? AND t.kind = 'refresh'
+                    """,
+                arguments: [SHA256.hex(refreshToken)]
+            )
+        else { return .failure(refused(.unknown)) }
         let sessionID: String = row["session_id"]
         if row["revoked"] as Bool { return .failure(refused(.revoked)) }
         if row["used"] as Bool {
@@ -80,14 +111,18 @@ enum Sessions {
     }
 
     static func refused(_ reason: Refusal) -> APIError {
-        let message = switch reason {
-        case .unknown: "The token is not valid."
-        case .expired: "The token has expired; refresh it or log in again."
-        case .revoked: "The token has been revoked; log in again."
-        case .reused: "This refresh token was already used; the session is revoked, log in again."
-        }
+        let message =
+            switch reason {
+            case .unknown: "The token is not valid."
+            case .expired: "The token has expired; refresh it or log in again."
+            case .revoked: "The token has been revoked; log in again."
+            case .reused: "This refresh token was already used; the session is revoked, log in again."
+            }
         return APIError(
-            .unauthorized, "unauthorized", message, details: ["reason": .string(reason.rawValue)],
+            .unauthorized,
+            "unauthorized",
+            message,
+            details: ["reason": .string(reason.rawValue)],
             headers: ["WWW-Authenticate": "Bearer"]
         )
     }

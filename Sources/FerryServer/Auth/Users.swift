@@ -9,7 +9,13 @@ enum Users {
 
     /// Creates a user; 409 `username_taken` when the username exists.
     static func create(
-        _ db: Database, id: String? = nil, username: String, password: String, displayName: String, cost: UInt8, now: Date
+        _ db: Database,
+        id: String? = nil,
+        username: String,
+        password: String,
+        displayName: String,
+        cost: UInt8,
+        now: Date
     ) throws -> JSON {
         if try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [username]) != nil {
             throw APIError(.conflict, "username_taken", "The username '\(username)' is taken.")
@@ -26,10 +32,15 @@ enum Users {
     /// The user with `username` and its password hash.
     static func find(_ db: Database, username: String) throws -> (user: JSON, hash: String)? {
         try Row.fetchOne(
-            db, sql: "SELECT id, username, display_name, password_hash FROM users WHERE username = ?", arguments: [username]
+            db,
+            sql: "SELECT id, username, display_name, password_hash FROM users WHERE username = ?",
+            arguments: [username]
         ).map { row in
             (
-                ["id": .string(row["id"]), "username": .string(row["username"]), "display_name": .string(row["display_name"])],
+                [
+                    "id": .string(row["id"]), "username": .string(row["username"]),
+                    "display_name": .string(row["display_name"]),
+                ],
                 row["password_hash"]
             )
         }
@@ -37,8 +48,12 @@ enum Users {
 
     /// The public fields of a user by id.
     static func find(_ db: Database, id: String) throws -> JSON? {
-        try Row.fetchOne(db, sql: "SELECT id, username, display_name FROM users WHERE id = ?", arguments: [id]).map { row in
-            ["id": .string(row["id"]), "username": .string(row["username"]), "display_name": .string(row["display_name"])]
+        try Row.fetchOne(db, sql: "SELECT id, username, display_name FROM users WHERE id = ?", arguments: [id]).map {
+            row in
+            [
+                "id": .string(row["id"]), "username": .string(row["username"]),
+                "display_name": .string(row["display_name"]),
+            ]
         }
     }
 }

@@ -6,7 +6,9 @@ import HTTPTypes
 enum BatchRoute {
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE"]
     /// Sub-request headers that are honoured; others are ignored.
-    static let forwardedHeaders: Set<String> = ["idempotency-key", "if-match", "if-none-match", "x-acting-as-member", "range"]
+    static let forwardedHeaders: Set<String> = [
+        "idempotency-key", "if-match", "if-none-match", "x-acting-as-member", "range",
+    ]
 
     /// The route, dispatching sub-requests to `inner` (which does not contain the batch route itself).
     static func route(inner: APIRouter) -> Route {
@@ -22,7 +24,11 @@ enum BatchRoute {
         }
         let limit = dispatcher.environment.configuration.maxBatchRequests
         guard items.count <= limit else {
-            throw APIError.badRequest("batch_too_large", "A batch holds at most \(limit) requests; this one has \(items.count).", details: ["limit": .int(limit)])
+            throw APIError.badRequest(
+                "batch_too_large",
+                "A batch holds at most \(limit) requests; this one has \(items.count).",
+                details: ["limit": .int(limit)]
+            )
         }
         var responses: [JSON] = []
         for (index, item) in items.enumerated() {
@@ -39,28 +45,50 @@ enum BatchRoute {
         return .json(["responses": .array(responses)])
     }
 
-    static func subrequest(_ item: JSON, index: Int, outer: APIRequest, dispatcher: Dispatcher) throws -> (Route, APIRequest) {
+    static func subrequest(
+        _ item: JSON,
+        index: Int,
+        outer: APIRequest,
+        dispatcher: Dispatcher
+    ) throws -> (Route, APIRequest) {
         guard let object = item.objectValue else {
             throw APIError.badRequest("invalid_subrequest", "requests[\(index)] must be an object.")
         }
         let unknown = Set(object.keys).subtracting(["method", "path", "headers", "body"])
         if let key = unknown.sorted().first {
-            throw APIError(.badRequest, "unknown_field", "requests[\(index)] has unknown field '\(key)'.", details: ["field": .string(key)])
+            throw APIError(
+                .badRequest,
+                "unknown_field",
+                "requests[\(index)] has unknown field '\(key)'.",
+                details: ["field": .string(key)]
+            )
         }
         guard let method = object["method"]?.stringValue?.uppercased(), methods.contains(method) else {
-            throw APIError.badRequest("invalid_subrequest", "requests[\(index)].method must be one of \(methods.sorted().joined(separator: ", ")).")
+            throw APIError.badRequest(
+                "invalid_subrequest",
+                "requests[\(index)].method must be one of \(methods.sorted().joined(separator: ", "))."
+            )
         }
         guard let fullPath = object["path"]?.stringValue, fullPath.hasPrefix("/v1/") else {
-            throw APIError.badRequest("invalid_subrequest", "requests[\(index)].path must be a string starting with /v1/.")
+            throw APIError.badRequest(
+                "invalid_subrequest",
+                "requests[\(index)].path must be a string starting with /v1/."
+            )
         }
         var headers: [String: String] = [:]
         if let given = object["headers"], !given.isNull {
             guard let given = given.objectValue else {
-                throw APIError.badRequest("invalid_subrequest", "requests[\(index)].headers must be an object of strings.")
+                throw APIError.badRequest(
+                    "invalid_subrequest",
+                    "requests[\(index)].headers must be an object of strings."
+                )
             }
             for (name, value) in given {
                 guard let value = value.stringValue else {
-                    throw APIError.badRequest("invalid_subrequest", "requests[\(index)].headers.\(name) must be a string.")
+                    throw APIError.badRequest(
+                        "invalid_subrequest",
+                        "requests[\(index)].headers.\(name) must be a string."
+                    )
                 }
                 if forwardedHeaders.contains(name.lowercased()) { headers[name.lowercased()] = value }
             }
@@ -82,14 +110,26 @@ enum BatchRoute {
             throw APIError.badRequest("not_batchable", "\(method) \(route.template) cannot be sent inside a batch.")
         }
         let query = parts.count > 1 ? PathSegments.query(String(parts[1])) : [:]
-        return (route, APIRequest(method: httpMethod, path: path, query: query, headers: headers, body: bodyData, parameters: parameters))
+        return (
+            route,
+            APIRequest(
+                method: httpMethod,
+                path: path,
+                query: query,
+                headers: headers,
+                body: bodyData,
+                parameters: parameters
+            )
+        )
     }
 
     /// `{"status", "headers", "body"}`; a body that is not JSON goes in `body_base64`.
     static func json(_ response: APIResponse) -> JSON {
         var object: [String: JSON] = [
             "status": .int(response.status.code),
-            "headers": .object(response.headers.filter { $0.key.lowercased() != "content-type" }.mapValues(JSON.string)),
+            "headers": .object(
+                response.headers.filter { $0.key.lowercased() != "content-type" }.mapValues(JSON.string)
+            ),
             "body": .null,
         ]
         if !response.body.isEmpty {

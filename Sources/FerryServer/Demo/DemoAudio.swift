@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import GRDB
+import Synchronization
 
 /// The demo music library: two artists, three albums of three WAV tone tracks, two collections.
 ///
@@ -42,8 +42,12 @@ enum DemoAudio {
             (1...3).map { number in
                 let data = WAVTone.make(frequency: album.base * (1 + Double(number - 1) * 0.25), seconds: seconds)
                 return File(
-                    albumID: album.id, number: number, title: "\(album.title) \(number)",
-                    partKey: "demo-a\(albumIndex + 1)-t\(number).wav", data: data, sha256: SHA256.hex(data),
+                    albumID: album.id,
+                    number: number,
+                    title: "\(album.title) \(number)",
+                    partKey: "demo-a\(albumIndex + 1)-t\(number).wav",
+                    data: data,
+                    sha256: SHA256.hex(data),
                     durationMilliseconds: Int(seconds * 1000)
                 )
             }
@@ -58,27 +62,58 @@ enum DemoAudio {
         for album in albums {
             let tracks = files.filter { $0.albumID == album.id }
             for track in tracks {
-                try Blobs.put(db, key: AudioFiles.blobKey(track.partKey), contentType: "audio/wav", data: track.data, sha256: track.sha256, now: now)
+                try Blobs.put(
+                    db,
+                    key: AudioFiles.blobKey(track.partKey),
+                    contentType: "audio/wav",
+                    data: track.data,
+                    sha256: track.sha256,
+                    now: now
+                )
             }
-            try Entities.put(db, "audio_albums", scope: scope, id: album.id, data: [
-                "title": .string(album.title), "artist_id": .string(album.artistID), "artist_name": .string(album.artist),
-                "year": .int(album.year), "total_bytes": .int(tracks.reduce(0) { $0 + $1.data.count }),
-                "tracks": .array(tracks.map { track in
-                    [
-                        "id": .string("trk_\(track.partKey.dropLast(4))"), "title": .string(track.title),
-                        "track_number": .int(track.number), "duration_ms": .int(track.durationMilliseconds),
-                        "part_key": .string(track.partKey), "byte_size": .int(track.data.count),
-                        "sha256": .string(track.sha256), "content_type": "audio/wav",
-                        "url": .string("/v1/audio/files/\(track.partKey)"),
-                    ]
-                }),
-            ], now: now)
+            try Entities.put(
+                db,
+                "audio_albums",
+                scope: scope,
+                id: album.id,
+                data: [
+                    "title": .string(album.title), "artist_id": .string(album.artistID),
+                    "artist_name": .string(album.artist),
+                    "year": .int(album.year), "total_bytes": .int(tracks.reduce(0) { $0 + $1.data.count }),
+                    "tracks": .array(
+                        tracks.map { track in
+                            [
+                                "id": .string("trk_\(track.partKey.dropLast(4))"), "title": .string(track.title),
+                                "track_number": .int(track.number), "duration_ms": .int(track.durationMilliseconds),
+                                "part_key": .string(track.partKey), "byte_size": .int(track.data.count),
+                                "sha256": .string(track.sha256), "content_type": "audio/wav",
+                                "url": .string("/v1/audio/files/\(track.partKey)"),
+                            ]
+                        }
+                    ),
+                ],
+                now: now
+            )
         }
-        try Entities.put(db, "audio_collections", scope: scope, id: "col_demo_favourites", data: [
-            "name": "Favourites", "album_ids": ["alb_demo_1", "alb_demo_3"],
-        ], now: now)
-        try Entities.put(db, "audio_collections", scope: scope, id: "col_demo_new", data: [
-            "name": "New releases", "album_ids": ["alb_demo_2"],
-        ], now: now)
+        try Entities.put(
+            db,
+            "audio_collections",
+            scope: scope,
+            id: "col_demo_favourites",
+            data: [
+                "name": "Favourites", "album_ids": ["alb_demo_1", "alb_demo_3"],
+            ],
+            now: now
+        )
+        try Entities.put(
+            db,
+            "audio_collections",
+            scope: scope,
+            id: "col_demo_new",
+            data: [
+                "name": "New releases", "album_ids": ["alb_demo_2"],
+            ],
+            now: now
+        )
     }
 }

@@ -24,21 +24,33 @@ struct FamilyAccess: Sendable {
             throw APIError.forbidden("You are not a member of this group.")
         }
         var acting = own
-        if let actingID = request.header("X-Acting-As-Member")?.trimmingCharacters(in: .whitespaces), !actingID.isEmpty {
+        if let actingID = request.header("X-Acting-As-Member")?.trimmingCharacters(in: .whitespaces), !actingID.isEmpty
+        {
             guard let member = members.first(where: { $0["id"]?.stringValue == actingID }) else {
-                throw APIError.forbidden("Member '\(actingID.prefix(64))' is not in this group.", details: ["member_id": .string(String(actingID.prefix(128)))])
+                throw APIError.forbidden(
+                    "Member '\(actingID.prefix(64))' is not in this group.",
+                    details: ["member_id": .string(String(actingID.prefix(128)))]
+                )
             }
             let isSelf = member["user_id"]?.stringValue == user.id
             let isManaged = member["managed"]?.boolValue == true
-            let isManager = member["manager_user_id"]?.stringValue == user.id || group["creator_user_id"]?.stringValue == user.id
+            let isManager =
+                member["manager_user_id"]?.stringValue == user.id || group["creator_user_id"]?.stringValue == user.id
             guard isSelf || (isManaged && isManager) else {
                 throw APIError.forbidden(
-                    "You may act only as yourself or as a managed member you manage.", details: ["member_id": .string(actingID)]
+                    "You may act only as yourself or as a managed member you manage.",
+                    details: ["member_id": .string(actingID)]
                 )
             }
             acting = member
         }
-        return FamilyAccess(group: group, groupID: groupID, scope: scope, acting: acting, actingID: acting["id"]?.stringValue ?? "")
+        return FamilyAccess(
+            group: group,
+            groupID: groupID,
+            scope: scope,
+            acting: acting,
+            actingID: acting["id"]?.stringValue ?? ""
+        )
     }
 
     /// Resolves the group of round `roundID`, then the access to it.

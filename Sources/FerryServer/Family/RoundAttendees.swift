@@ -10,13 +10,17 @@ enum RoundAttendees {
     static func parse(_ body: [String: JSON]) throws(APIError) -> [String]? {
         guard let value = body[field], !value.isNull else { return nil }
         guard let array = value.arrayValue else {
-            throw APIError.invalidField(field, "Field '\(field)' must be an array of member ids, not \(value.typeName).")
+            throw APIError.invalidField(
+                field,
+                "Field '\(field)' must be an array of member ids, not \(value.typeName)."
+            )
         }
         var ids: [String] = []
         for (index, element) in array.enumerated() {
             guard let id = element.stringValue else {
                 throw APIError(
-                    .badRequest, "invalid_field",
+                    .badRequest,
+                    "invalid_field",
                     "Field '\(field)' must be an array of member ids; element \(index) is \(element.typeName), not string.",
                     details: ["field": .string(field), "index": .int(index)]
                 )

@@ -35,20 +35,32 @@ enum RoundRoutes {
         let now = env.now
         let round = try await env.database.write { db in
             let access = try FamilyAccess.resolve(db, groupID: groupID, request: request)
-            let attendees = try RoundAttendees.resolve(requested, members: try Entities.list(db, "members", scope: access.scope))
+            let attendees = try RoundAttendees.resolve(
+                requested,
+                members: try Entities.list(db, "members", scope: access.scope)
+            )
             if let stored = try activeRound(db, scope: access.scope) {
                 let active = try RoundAttendees.including(stored, db: db, scope: access.scope)
                 throw APIError.conflict(
-                    "round_already_active", "This group already has an active round; close it first.", current: active,
+                    "round_already_active",
+                    "This group already has an active round; close it first.",
+                    current: active,
                     details: ["active_round_id": active["id"] ?? .null]
                 )
             }
             let roundID = TokenGenerator.id(prefix: "r_")
-            let round = try Entities.put(db, "rounds", scope: access.scope, id: roundID, data: [
-                "group_id": .string(groupID), "name": .optional(name), "status": "voting",
-                "created_by_member_id": .string(access.actingID), "created_at": .string(Timestamp.string(now)),
-                "closed_at": .null, RoundAttendees.field: .array(attendees.map(JSON.string)),
-            ], now: now)
+            let round = try Entities.put(
+                db,
+                "rounds",
+                scope: access.scope,
+                id: roundID,
+                data: [
+                    "group_id": .string(groupID), "name": .optional(name), "status": "voting",
+                    "created_by_member_id": .string(access.actingID), "created_at": .string(Timestamp.string(now)),
+                    "closed_at": .null, RoundAttendees.field: .array(attendees.map(JSON.string)),
+                ],
+                now: now
+            )
             return try detail(db, round: round, scope: access.scope)
         }
         return .entity(round, status: .created, headers: ["Location": "/v1/rounds/\(round["id"]?.stringValue ?? "")"])
@@ -91,14 +103,23 @@ enum RoundRoutes {
         for suggestion in suggestions { if let id = suggestion["tmdb_id"]?.intValue { tallies[id] = (0, 0) } }
         for vote in votes {
             guard let id = vote["tmdb_id"]?.intValue else { continue }
-            if vote["value"]?.stringValue == "up" { tallies[id, default: (0, 0)].up += 1 } else { tallies[id, default: (0, 0)].down += 1 }
+            if vote["value"]?.stringValue == "up" {
+                tallies[id, default: (0, 0)].up += 1
+            } else {
+                tallies[id, default: (0, 0)].down += 1
+            }
         }
         var detail = try RoundAttendees.including(round, db: db, scope: scope)
         detail["suggestions"] = .array(suggestions)
         detail["votes"] = .array(votes)
-        detail["tallies"] = .array(tallies.sorted { $0.key < $1.key }.map { id, tally in
-            ["tmdb_id": .int(id), "up": .int(tally.up), "down": .int(tally.down), "score": .int(tally.up - tally.down)]
-        })
+        detail["tallies"] = .array(
+            tallies.sorted { $0.key < $1.key }.map { id, tally in
+                [
+                    "tmdb_id": .int(id), "up": .int(tally.up), "down": .int(tally.down),
+                    "score": .int(tally.up - tally.down),
+                ]
+            }
+        )
         detail["pick"] = try Entities.fetch(db, "picks", scope: scope, id: roundID) ?? .null
         return detail
     }

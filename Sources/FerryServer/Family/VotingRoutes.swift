@@ -14,7 +14,9 @@ enum VotingRoutes {
     static func requireVoting(_ round: JSON) throws {
         guard round["status"]?.stringValue == "voting" else {
             throw APIError(
-                .conflict, "round_not_active", "This round is \(round["status"]?.stringValue ?? "over"); it takes no more changes.",
+                .conflict,
+                "round_not_active",
+                "This round is \(round["status"]?.stringValue ?? "over"); it takes no more changes.",
                 details: ["current": round]
             )
         }
@@ -22,7 +24,12 @@ enum VotingRoutes {
 
     static func film(_ tmdbID: Int) throws -> TMDBFilm {
         guard let film = TMDBCatalogue.film(tmdbID) else {
-            throw APIError(.notFound, "tmdb_movie_not_found", "TMDB has no movie with id \(tmdbID).", details: ["tmdb_id": .int(tmdbID)])
+            throw APIError(
+                .notFound,
+                "tmdb_movie_not_found",
+                "TMDB has no movie with id \(tmdbID).",
+                details: ["tmdb_id": .int(tmdbID)]
+            )
         }
         return film
     }
@@ -36,11 +43,23 @@ enum VotingRoutes {
             let (access, round) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             try requireVoting(round)
             let id = "\(roundID)-\(film.id)"
-            if let existing = try Entities.fetch(db, "suggestions", scope: access.scope, id: id) { return (existing, false) }
-            return (try Entities.put(db, "suggestions", scope: access.scope, id: id, data: [
-                "round_id": .string(roundID), "tmdb_id": .int(film.id), "title": .string(film.title), "year": .optional(film.year),
-                "poster_path": .string(film.posterPath), "suggested_by_member_id": .string(access.actingID),
-            ], now: now), true)
+            if let existing = try Entities.fetch(db, "suggestions", scope: access.scope, id: id) {
+                return (existing, false)
+            }
+            return (
+                try Entities.put(
+                    db,
+                    "suggestions",
+                    scope: access.scope,
+                    id: id,
+                    data: [
+                        "round_id": .string(roundID), "tmdb_id": .int(film.id), "title": .string(film.title),
+                        "year": .optional(film.year),
+                        "poster_path": .string(film.posterPath), "suggested_by_member_id": .string(access.actingID),
+                    ],
+                    now: now
+                ), true
+            )
         }
         return .entity(suggestion, status: created ? .created : .ok)
     }
@@ -53,7 +72,9 @@ enum VotingRoutes {
         }
         let body = try request.jsonObject(allowing: ["value"])
         let value = try body.requiredString("value")
-        guard value == "up" || value == "down" else { throw APIError.invalidField("value", "value must be \"up\" or \"down\".") }
+        guard value == "up" || value == "down" else {
+            throw APIError.invalidField("value", "value must be \"up\" or \"down\".")
+        }
         let user = try request.requireUser()
         let now = env.now
         let (vote, created) = try await env.database.write { db in
@@ -62,10 +83,19 @@ enum VotingRoutes {
             let id = "\(roundID)-\(tmdbID)-\(access.actingID)"
             let existing = try Entities.fetch(db, "votes", scope: access.scope, id: id)
             if let existing, existing["value"]?.stringValue == value { return (existing, false) }
-            return (try Entities.put(db, "votes", scope: access.scope, id: id, data: [
-                "round_id": .string(roundID), "tmdb_id": .int(tmdbID), "member_id": .string(access.actingID),
-                "value": .string(value), "cast_by_user_id": .string(user.id),
-            ], now: now), existing == nil)
+            return (
+                try Entities.put(
+                    db,
+                    "votes",
+                    scope: access.scope,
+                    id: id,
+                    data: [
+                        "round_id": .string(roundID), "tmdb_id": .int(tmdbID), "member_id": .string(access.actingID),
+                        "value": .string(value), "cast_by_user_id": .string(user.id),
+                    ],
+                    now: now
+                ), existing == nil
+            )
         }
         return .entity(vote, status: created ? .created : .ok)
     }
@@ -77,7 +107,9 @@ enum VotingRoutes {
         let now = env.now
         let pick = try await env.database.write { db in
             let (access, current) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
-            guard access.actingIsCreator else { throw APIError.forbidden("Only the group's creator may pick the movie.") }
+            guard access.actingIsCreator else {
+                throw APIError.forbidden("Only the group's creator may pick the movie.")
+            }
             if let existing = try Entities.fetch(db, "picks", scope: access.scope, id: roundID) {
                 throw APIError.conflict("already_picked", "This round already has its pick.", current: existing)
             }
@@ -86,10 +118,17 @@ enum VotingRoutes {
             round["status"] = "picked"
             round["closed_at"] = .string(Timestamp.string(now))
             try Entities.put(db, "rounds", scope: access.scope, id: roundID, data: round, now: now)
-            return try Entities.put(db, "picks", scope: access.scope, id: roundID, data: [
-                "round_id": .string(roundID), "tmdb_id": .int(film.id), "title": .string(film.title),
-                "picked_by_member_id": .string(access.actingID), "picked_at": .string(Timestamp.string(now)),
-            ], now: now)
+            return try Entities.put(
+                db,
+                "picks",
+                scope: access.scope,
+                id: roundID,
+                data: [
+                    "round_id": .string(roundID), "tmdb_id": .int(film.id), "title": .string(film.title),
+                    "picked_by_member_id": .string(access.actingID), "picked_at": .string(Timestamp.string(now)),
+                ],
+                now: now
+            )
         }
         return .entity(pick, status: .created)
     }

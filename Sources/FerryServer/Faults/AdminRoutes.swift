@@ -34,11 +34,18 @@ enum AdminRoutes {
         } catch {
             throw APIError.badRequest("invalid_faults", "The fault settings do not decode: \(error)")
         }
-        let rates = [settings.errorRate, settings.rateLimitRate, settings.unavailableRate, settings.dropRate, settings.truncateRate]
+        let rates = [
+            settings.errorRate, settings.rateLimitRate, settings.unavailableRate, settings.dropRate,
+            settings.truncateRate,
+        ]
         guard rates.allSatisfy({ (0...1).contains($0) }), settings.latencyMilliseconds >= 0,
-            settings.latencyMilliseconds <= 60_000, settings.retryAfterSeconds >= 0, (settings.failNext?.count ?? 0) >= 0
+            settings.latencyMilliseconds <= 60_000, settings.retryAfterSeconds >= 0,
+            (settings.failNext?.count ?? 0) >= 0
         else {
-            throw APIError.badRequest("invalid_faults", "Rates must be within 0...1, latency_ms within 0...60000, counts not negative.")
+            throw APIError.badRequest(
+                "invalid_faults",
+                "Rates must be within 0...1, latency_ms within 0...60000, counts not negative."
+            )
         }
         env.faults.update(settings)
         return .json(faultsJSON(env))

@@ -43,7 +43,8 @@ final class FaultInjector: Sendable {
             }
             let rates: [(Double, FaultKind)] = [
                 (settings.errorRate, .internalError), (settings.rateLimitRate, .rateLimited),
-                (settings.unavailableRate, .unavailable), (settings.dropRate, .drop), (settings.truncateRate, .truncate),
+                (settings.unavailableRate, .unavailable), (settings.dropRate, .drop),
+                (settings.truncateRate, .truncate),
             ]
             for (rate, kind) in rates where rate > 0 {
                 if state.random.nextUnit() < rate {
@@ -66,9 +67,19 @@ final class FaultInjector: Sendable {
         let retryAfter = String(max(0, settings.retryAfterSeconds))
         switch kind {
         case .rateLimited:
-            return APIError(.tooManyRequests, "rate_limited", "Too many requests (injected fault); retry later.", headers: ["Retry-After": retryAfter])
+            return APIError(
+                .tooManyRequests,
+                "rate_limited",
+                "Too many requests (injected fault); retry later.",
+                headers: ["Retry-After": retryAfter]
+            )
         case .unavailable:
-            return APIError(.serviceUnavailable, "unavailable", "Service unavailable (injected fault); retry later.", headers: ["Retry-After": retryAfter])
+            return APIError(
+                .serviceUnavailable,
+                "unavailable",
+                "Service unavailable (injected fault); retry later.",
+                headers: ["Retry-After": retryAfter]
+            )
         default:
             return APIError(.internalServerError, "injected_fault", "Internal error (injected fault).")
         }

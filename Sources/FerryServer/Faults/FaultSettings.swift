@@ -45,9 +45,16 @@ public struct FaultSettings: Sendable, Equatable, Codable {
     /// FaultSettings(retryAfterSeconds: 3, failNext: .init(kind: .rateLimited, count: 2))
     /// ```
     public init(
-        errorRate: Double = 0, rateLimitRate: Double = 0, unavailableRate: Double = 0, retryAfterSeconds: Int = 1,
-        latencyMilliseconds: Int = 0, dropRate: Double = 0, truncateRate: Double = 0, failNext: FailNext? = nil,
-        pathPrefix: String? = nil, seed: UInt64 = 42
+        errorRate: Double = 0,
+        rateLimitRate: Double = 0,
+        unavailableRate: Double = 0,
+        retryAfterSeconds: Int = 1,
+        latencyMilliseconds: Int = 0,
+        dropRate: Double = 0,
+        truncateRate: Double = 0,
+        failNext: FailNext? = nil,
+        pathPrefix: String? = nil,
+        seed: UInt64 = 42
     ) {
         self.errorRate = errorRate
         self.rateLimitRate = rateLimitRate

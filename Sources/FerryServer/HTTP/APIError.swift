@@ -11,8 +11,11 @@ struct APIError: Error, Sendable {
     var headers: [String: String]
 
     init(
-        _ status: HTTPResponse.Status, _ code: String, _ message: String,
-        details: [String: JSON] = [:], headers: [String: String] = [:]
+        _ status: HTTPResponse.Status,
+        _ code: String,
+        _ message: String,
+        details: [String: JSON] = [:],
+        headers: [String: String] = [:]
     ) {
         self.status = status
         self.code = code
@@ -52,7 +55,8 @@ extension APIError {
     /// 412 for a stale `If-Match`: `details.current` is the current entity.
     static func preconditionFailed(current: JSON, expected: Int) -> APIError {
         APIError(
-            .preconditionFailed, "version_mismatch",
+            .preconditionFailed,
+            "version_mismatch",
             "If-Match asked for version \(expected) but the entity has changed since.",
             details: ["current": current, "expected_version": .int(expected)]
         )

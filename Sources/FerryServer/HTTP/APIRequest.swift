@@ -51,7 +51,9 @@ struct APIRequest: Sendable {
         let unknown = Set(object.keys).subtracting(allowed).sorted()
         if let first = unknown.first {
             throw APIError(
-                .badRequest, "unknown_field", "Unknown field '\(first)'. Allowed fields: \(allowed.sorted().joined(separator: ", ")).",
+                .badRequest,
+                "unknown_field",
+                "Unknown field '\(first)'. Allowed fields: \(allowed.sorted().joined(separator: ", ")).",
                 details: ["field": .string(first), "allowed": .array(allowed.sorted().map(JSON.string))]
             )
         }

@@ -21,7 +21,11 @@ struct APIResponse: Sendable {
     }
 
     /// A JSON response for one versioned entity, with its `ETag`.
-    static func entity(_ entity: JSON, status: HTTPResponse.Status = .ok, headers: [String: String] = [:]) -> APIResponse {
+    static func entity(
+        _ entity: JSON,
+        status: HTTPResponse.Status = .ok,
+        headers: [String: String] = [:]
+    ) -> APIResponse {
         var all = headers
         if let version = entity["version"]?.intValue {
             all["ETag"] = "\"\(version)\""

@@ -6,20 +6,25 @@ enum ChangesFeed {
     static let maxLimit = 1000
 
     /// A handler serving the changes of `collection` in the scope `scope(request)`.
-    static func handler(_ collection: String, scope: @escaping @Sendable (APIRequest) throws -> String) -> RouteHandler {
+    static func handler(_ collection: String, scope: @escaping @Sendable (APIRequest) throws -> String) -> RouteHandler
+    {
         handler([collection]) { request, _ in try scope(request) }
     }
 
     /// A handler serving the changes of several collections in the scope `scope(request, env)`.
     static func handler(
-        _ collections: [String], scope: @escaping @Sendable (APIRequest, ServerEnvironment) async throws -> String
+        _ collections: [String],
+        scope: @escaping @Sendable (APIRequest, ServerEnvironment) async throws -> String
     ) -> RouteHandler {
         { request, env in
             let scope = try await scope(request, env)
             let since: Int
             if let raw = request.query["since"], !raw.isEmpty {
                 guard let value = Int(raw), value >= 0 else {
-                    throw APIError.badRequest("invalid_cursor", "The cursor '\(raw.prefix(64))' is not one this server issued.")
+                    throw APIError.badRequest(
+                        "invalid_cursor",
+                        "The cursor '\(raw.prefix(64))' is not one this server issued."
+                    )
                 }
                 since = value
             } else {
@@ -36,7 +41,10 @@ enum ChangesFeed {
             let page = try await env.database.read { db in
                 try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
             }
-            return .json(["changes": .array(page.changes), "cursor": .string(String(page.cursor)), "has_more": .bool(page.hasMore)])
+            return .json([
+                "changes": .array(page.changes), "cursor": .string(String(page.cursor)),
+                "has_more": .bool(page.hasMore),
+            ])
         }
     }
 }

@@ -16,7 +16,12 @@ enum Conditional {
     /// Throws 412 with the current entity when `If-Match` names another version than `current`'s.
     static func check(_ request: APIRequest, current: JSON?) throws(APIError) {
         if request.header("If-Match")?.trimmingCharacters(in: .whitespaces) == "*", current == nil {
-            throw APIError(.preconditionFailed, "version_mismatch", "If-Match: * but the entity does not exist.", details: ["current": .null])
+            throw APIError(
+                .preconditionFailed,
+                "version_mismatch",
+                "If-Match: * but the entity does not exist.",
+                details: ["current": .null]
+            )
         }
         guard let expected = try ifMatchVersion(request) else { return }
         guard let current, current["version"]?.intValue == expected else {

@@ -19,7 +19,9 @@ struct Dispatcher: Sendable {
         case .methodNotAllowed(let allowed):
             let names = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
             throw APIError(
-                .methodNotAllowed, "method_not_allowed", "\(method.rawValue) is not allowed here; use \(names).",
+                .methodNotAllowed,
+                "method_not_allowed",
+                "\(method.rawValue) is not allowed here; use \(names).",
                 headers: ["Allow": names]
             )
         case .notFound:
@@ -54,17 +56,31 @@ struct Dispatcher: Sendable {
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw Sessions.refused(.unknown).with(message: "Use 'Authorization: Bearer <access token>'.", reason: "malformed")
+            throw Sessions.refused(.unknown).with(
+                message: "Use 'Authorization: Bearer <access token>'.",
+                reason: "malformed"
+            )
         }
         let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
         let now = environment.now
-        let result = try await environment.database.read { db in try Sessions.authenticate(db, accessToken: token, now: now) }
+        let result = try await environment.database.read { db in
+            try Sessions.authenticate(db, accessToken: token, now: now)
+        }
         return try result.get()
     }
 
-    private func idempotent(_ route: Route, _ request: APIRequest, user: AuthenticatedUser, key: String) async throws -> APIResponse {
-        guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F }) else {
-            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1-255 visible ASCII characters.")
+    private func idempotent(
+        _ route: Route,
+        _ request: APIRequest,
+        user: AuthenticatedUser,
+        key: String
+    ) async throws -> APIResponse {
+        guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F })
+        else {
+            throw APIError.badRequest(
+                "invalid_idempotency_key",
+                "Idempotency-Key must be 1-255 visible ASCII characters."
+            )
         }
         let fingerprint = IdempotencyStore.fingerprint(request)
         let database = environment.database
@@ -74,7 +90,9 @@ struct Dispatcher: Sendable {
         let claim = "\(user.id)\n\(key)"
         guard environment.inFlight.claim(claim) else {
             throw APIError(
-                .conflict, "idempotency_key_in_flight", "A request with this Idempotency-Key is still being processed.",
+                .conflict,
+                "idempotency_key_in_flight",
+                "A request with this Idempotency-Key is still being processed.",
                 headers: ["Retry-After": "1"]
             )
         }
@@ -92,7 +110,14 @@ struct Dispatcher: Sendable {
         if response.status.code < 500 {
             let now = environment.now
             try await database.write { db in
-                try IdempotencyStore.save(db, userID: user.id, key: key, fingerprint: fingerprint, response: response, now: now)
+                try IdempotencyStore.save(
+                    db,
+                    userID: user.id,
+                    key: key,
+                    fingerprint: fingerprint,
+                    response: response,
+                    now: now
+                )
             }
         }
         return response
@@ -101,7 +126,8 @@ struct Dispatcher: Sendable {
     private func replay(_ record: IdempotencyStore.Record, fingerprint: String, key: String) throws -> APIResponse {
         guard record.fingerprint == fingerprint else {
             throw APIError(
-                .unprocessableContent, "idempotency_key_reused",
+                .unprocessableContent,
+                "idempotency_key_reused",
                 "This Idempotency-Key was already used for a different request (method, path or body).",
                 details: ["idempotency_key": .string(key)]
             )
@@ -119,7 +145,8 @@ struct Dispatcher: Sendable {
             return .json(failure.body, status: .init(code: failure.status))
         }
         environment.logger.error(
-            "Unexpected error", metadata: ["method": "\(request.method.rawValue)", "path": "\(request.path)", "error": "\(error)"]
+            "Unexpected error",
+            metadata: ["method": "\(request.method.rawValue)", "path": "\(request.path)", "error": "\(error)"]
         )
         return .error(APIError(.internalServerError, "internal_error", "The server failed to handle this request."))
     }

@@ -68,8 +68,11 @@ struct FerryResponder: HTTPResponder {
             return (.error(error), damage)
         }
         let apiRequest = APIRequest(
-            method: request.method == .head ? .get : request.method, path: path,
-            query: PathSegments.query(request.uri.query), headers: Self.headers(request.headers), body: body,
+            method: request.method == .head ? .get : request.method,
+            path: path,
+            query: PathSegments.query(request.uri.query),
+            headers: Self.headers(request.headers),
+            body: body,
             parameters: parameters
         )
         return (await dispatcher.execute(route, apiRequest, isLoopback: context.isLoopback), damage)
@@ -78,7 +81,10 @@ struct FerryResponder: HTTPResponder {
     /// Reads at most `limit` bytes of body; more is a 413 `payload_too_large`.
     static func readBody(_ request: Request, limit: Int) async throws(APIError) -> Data {
         let tooLarge = APIError(
-            .contentTooLarge, "payload_too_large", "The request body exceeds \(limit) bytes.", details: ["limit": .int(limit)]
+            .contentTooLarge,
+            "payload_too_large",
+            "The request body exceeds \(limit) bytes.",
+            details: ["limit": .int(limit)]
         )
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }
         var data = Data()
@@ -110,7 +116,9 @@ struct FerryResponder: HTTPResponder {
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }
-        let length = response.headers.first { $0.key.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? response.body.count
+        let length =
+            response.headers.first { $0.key.lowercased() == "content-length" }.flatMap { Int($0.value) }
+            ?? response.body.count
         if response.status != .noContent && response.status != .notModified {
             fields[.contentLength] = String(length)
         }
@@ -121,16 +129,24 @@ struct FerryResponder: HTTPResponder {
         switch damage {
         case .drop:
             let half = buffer.getSlice(at: 0, length: buffer.readableBytes / 2) ?? ByteBuffer()
-            return Response(status: response.status, headers: fields, body: ResponseBody(contentLength: length) { writer in
-                try await writer.write(half)
-                throw InjectedDisconnect()
-            })
+            return Response(
+                status: response.status,
+                headers: fields,
+                body: ResponseBody(contentLength: length) { writer in
+                    try await writer.write(half)
+                    throw InjectedDisconnect()
+                }
+            )
         case .truncate:
             fields[.contentLength] = String(length + 64)
-            return Response(status: response.status, headers: fields, body: ResponseBody(contentLength: length + 64) { writer in
-                try await writer.write(buffer)
-                throw InjectedDisconnect()
-            })
+            return Response(
+                status: response.status,
+                headers: fields,
+                body: ResponseBody(contentLength: length + 64) { writer in
+                    try await writer.write(buffer)
+                    throw InjectedDisconnect()
+                }
+            )
         default:
             return Response(status: response.status, headers: fields, body: ResponseBody(byteBuffer: buffer))
         }

@@ -11,10 +11,12 @@ enum IdempotencyStore {
 
     static func find(_ db: Database, userID: String, key: String) throws -> Record? {
         try Row.fetchOne(
-            db, sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
+            db,
+            sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
             arguments: [userID, key]
         ).map { row in
-            let headers = (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
+            let headers =
+                (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
             return Record(
                 fingerprint: row["fingerprint"],
                 response: APIResponse(status: .init(code: row["status"]), headers: headers, body: row["body"])
@@ -22,7 +24,14 @@ enum IdempotencyStore {
         }
     }
 
-    static func save(_ db: Database, userID: String, key: String, fingerprint: String, response: APIResponse, now: Date) throws {
+    static func save(
+        _ db: Database,
+        userID: String,
+        key: String,
+        fingerprint: String,
+        response: APIResponse,
+        now: Date
+    ) throws {
         let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
         try db.execute(
             sql: """

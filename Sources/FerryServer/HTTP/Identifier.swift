@@ -9,10 +9,12 @@ enum Identifier {
     }
 
     /// `value` when valid, else a 400 with `code`.
-    static func validated(_ value: String, code: String = "invalid_id", name: String = "id") throws(APIError) -> String {
+    static func validated(_ value: String, code: String = "invalid_id", name: String = "id") throws(APIError) -> String
+    {
         guard isValid(value) else {
             throw APIError.badRequest(
-                code, "Invalid \(name) '\(value.prefix(64))': use 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+                code,
+                "Invalid \(name) '\(value.prefix(64))': use 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit.",
                 details: [name: .string(String(value.prefix(128)))]
             )
         }

@@ -40,8 +40,12 @@ struct Route: Sendable {
     }
 
     init(
-        _ method: HTTPRequest.Method, _ template: String, access: Access = .user, body: BodyKind = .json,
-        batchable: Bool = true, handler: @escaping RouteHandler
+        _ method: HTTPRequest.Method,
+        _ template: String,
+        access: Access = .user,
+        body: BodyKind = .json,
+        batchable: Bool = true,
+        handler: @escaping RouteHandler
     ) {
         self.method = method
         self.template = template

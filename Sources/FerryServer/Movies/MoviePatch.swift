@@ -10,7 +10,13 @@ enum MoviePatch {
         let changes = try validated(try request.jsonObject(allowing: fields))
         let now = env.now
         let movie = try await env.database.write { db in
-            var movie = try Entities.require(db, MovieRoutes.collection, scope: user.scope, id: id, code: "movie_not_found")
+            var movie = try Entities.require(
+                db,
+                MovieRoutes.collection,
+                scope: user.scope,
+                id: id,
+                code: "movie_not_found"
+            )
             try Conditional.check(request, current: movie)
             for (key, value) in changes { movie[key] = value }
             let stored = try Entities.put(db, MovieRoutes.collection, scope: user.scope, id: id, data: movie, now: now)
@@ -26,7 +32,10 @@ enum MoviePatch {
             switch key {
             case "status":
                 guard let status = value.stringValue, MovieRoutes.statuses.contains(status) else {
-                    throw APIError.invalidField("status", "status must be one of \(MovieRoutes.statuses.sorted().joined(separator: ", ")).")
+                    throw APIError.invalidField(
+                        "status",
+                        "status must be one of \(MovieRoutes.statuses.sorted().joined(separator: ", "))."
+                    )
                 }
             case "my_rating":
                 guard value.isNull || (value.intValue.map { (1...10).contains($0) } ?? false) else {
@@ -38,7 +47,10 @@ enum MoviePatch {
                 }
             case "recommender":
                 guard value.isNull || (value.stringValue.map { !$0.isEmpty && $0.count <= 200 } ?? false) else {
-                    throw APIError.invalidField("recommender", "recommender must be a non-empty string (at most 200 characters), or null.")
+                    throw APIError.invalidField(
+                        "recommender",
+                        "recommender must be a non-empty string (at most 200 characters), or null."
+                    )
                 }
             default:
                 throw APIError.invalidField(key, "Field '\(key)' cannot be set.")

@@ -12,10 +12,15 @@ enum MovieRoutes {
                 let user = try request.requireUser()
                 let status = request.query["status"]
                 if let status, !statuses.contains(status) {
-                    throw APIError.badRequest("invalid_status", "status must be one of \(statuses.sorted().joined(separator: ", ")).")
+                    throw APIError.badRequest(
+                        "invalid_status",
+                        "status must be one of \(statuses.sorted().joined(separator: ", "))."
+                    )
                 }
                 let movies = try await env.database.read { db in
-                    try Entities.list(db, collection, scope: user.scope).filter { status == nil || $0["status"]?.stringValue == status }
+                    try Entities.list(db, collection, scope: user.scope).filter {
+                        status == nil || $0["status"]?.stringValue == status
+                    }
                 }
                 return .json(["movies": .array(movies)])
             },
@@ -39,7 +44,12 @@ enum MovieRoutes {
         let body = try request.jsonObject(allowing: ["tmdb_id", "recommender", "status", "my_rating", "date_watched"])
         let tmdbID = try body.requiredInt("tmdb_id")
         guard let film = TMDBCatalogue.film(tmdbID) else {
-            throw APIError(.notFound, "tmdb_movie_not_found", "TMDB has no movie with id \(tmdbID).", details: ["tmdb_id": .int(tmdbID)])
+            throw APIError(
+                .notFound,
+                "tmdb_movie_not_found",
+                "TMDB has no movie with id \(tmdbID).",
+                details: ["tmdb_id": .int(tmdbID)]
+            )
         }
         var fields = try MoviePatch.validated(body.filter { $0.key != "tmdb_id" })
         if fields["status"] == nil { fields["status"] = "want_to_watch" }
@@ -47,12 +57,23 @@ enum MovieRoutes {
         let now = env.now
         let movie = try await env.database.write { db in
             if let existing = try find(db, scope: user.scope, tmdbID: tmdbID) {
-                throw APIError.conflict("movie_already_in_list", "'\(film.title)' is already in the list.", current: existing)
+                throw APIError.conflict(
+                    "movie_already_in_list",
+                    "'\(film.title)' is already in the list.",
+                    current: existing
+                )
             }
             var data = entity(for: film)
             for (key, value) in initial { data[key] = value }
             data["created_at"] = .string(Timestamp.string(now))
-            let movie = try Entities.put(db, collection, scope: user.scope, id: TokenGenerator.id(prefix: "m_"), data: data, now: now)
+            let movie = try Entities.put(
+                db,
+                collection,
+                scope: user.scope,
+                id: TokenGenerator.id(prefix: "m_"),
+                data: data,
+                now: now
+            )
             try People.recompute(db, scope: user.scope, now: now)
             return movie
         }
@@ -74,7 +95,13 @@ enum MovieRoutes {
     }
 
     static func find(_ db: Database, scope: String, tmdbID: Int) throws -> JSON? {
-        try Entities.list(db, collection, scope: scope, filter: "json_extract(data, '$.tmdb_id') = ?", arguments: [tmdbID]).first
+        try Entities.list(
+            db,
+            collection,
+            scope: scope,
+            filter: "json_extract(data, '$.tmdb_id') = ?",
+            arguments: [tmdbID]
+        ).first
     }
 
     /// A list entry's catalogue fields for a film.
@@ -82,7 +109,8 @@ enum MovieRoutes {
         [
             "tmdb_id": .int(film.id), "imdb_id": .string(film.imdbID), "title": .string(film.title),
             "year": .optional(film.year), "genres": .array(film.genreNames.map(JSON.string)),
-            "director": .string(film.director), "overview": .string(film.overview), "poster_path": .string(film.posterPath),
+            "director": .string(film.director), "overview": .string(film.overview),
+            "poster_path": .string(film.posterPath),
             "status": "want_to_watch", "my_rating": .null, "date_watched": .null, "recommender": .null,
         ]
     }

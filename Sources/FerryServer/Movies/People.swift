@@ -45,10 +45,18 @@ enum People {
             guard let id = person["id"]?.stringValue else { continue }
             if wanted[id] == nil { try Entities.delete(db, collection, scope: scope, id: id, now: now) }
         }
-        let byID = Dictionary(existing.compactMap { p in p["id"]?.stringValue.map { ($0, p) } }, uniquingKeysWith: { a, _ in a })
+        let byID = Dictionary(
+            existing.compactMap { p in p["id"]?.stringValue.map { ($0, p) } },
+            uniquingKeysWith: { a, _ in a }
+        )
         for (id, person) in wanted {
-            let data: JSON = ["name": .string(person.name), "movie_ids": .array(person.movies), "movie_count": .int(person.movies.count)]
-            if let current = byID[id], current["name"] == data["name"], current["movie_ids"] == data["movie_ids"] { continue }
+            let data: JSON = [
+                "name": .string(person.name), "movie_ids": .array(person.movies),
+                "movie_count": .int(person.movies.count),
+            ]
+            if let current = byID[id], current["name"] == data["name"], current["movie_ids"] == data["movie_ids"] {
+                continue
+            }
             try Entities.put(db, collection, scope: scope, id: id, data: data, now: now)
         }
     }

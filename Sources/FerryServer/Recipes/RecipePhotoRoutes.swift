@@ -7,27 +7,46 @@ enum RecipePhotoRoutes {
     static func put(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()
         let id = try Identifier.validated(request.parameter("id"))
-        let contentType = request.header("Content-Type")?.split(separator: ";").first.map {
-            String($0).trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let contentType =
+            request.header("Content-Type")?.split(separator: ";").first.map {
+                String($0).trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         guard contentType.hasPrefix("image/"), contentType.count > 6 else {
-            throw APIError(.unsupportedMediaType, "unsupported_media_type", "A photo needs Content-Type image/* (e.g. image/jpeg).")
+            throw APIError(
+                .unsupportedMediaType,
+                "unsupported_media_type",
+                "A photo needs Content-Type image/* (e.g. image/jpeg)."
+            )
         }
         guard !request.body.isEmpty else { throw APIError.badRequest("missing_body", "The photo has no bytes.") }
         let bytes = request.body
         let now = env.now
         let entity = try await env.database.write { db in
-            var recipe = try Entities.require(db, RecipeRoutes.collection, scope: RecipeRoutes.scope, id: id, code: "recipe_not_found")
+            var recipe = try Entities.require(
+                db,
+                RecipeRoutes.collection,
+                scope: RecipeRoutes.scope,
+                id: id,
+                code: "recipe_not_found"
+            )
             try Conditional.check(request, current: recipe)
             guard recipe["owner_id"]?.stringValue == user.id else {
                 throw APIError.forbidden("Only the recipe's owner may change its photo.")
             }
             let info = try Blobs.put(db, key: blobKey(id), contentType: contentType, data: bytes, now: now)
             recipe["photo"] = [
-                "content_type": .string(info.contentType), "byte_size": .int(info.byteSize), "sha256": .string(info.sha256),
+                "content_type": .string(info.contentType), "byte_size": .int(info.byteSize),
+                "sha256": .string(info.sha256),
                 "url": .string("/v1/recipes/\(id)/photo"),
             ]
-            return try Entities.put(db, RecipeRoutes.collection, scope: RecipeRoutes.scope, id: id, data: recipe, now: now)
+            return try Entities.put(
+                db,
+                RecipeRoutes.collection,
+                scope: RecipeRoutes.scope,
+                id: id,
+                data: recipe,
+                now: now
+            )
         }
         return .entity(entity)
     }

@@ -57,6 +57,10 @@ enum RecipeRoutes {
             data["photo"] = current?["photo"] ?? .null
             return (try Entities.put(db, collection, scope: scope, id: id, data: data, now: now), current == nil)
         }
-        return .entity(entity, status: created ? .created : .ok, headers: created ? ["Location": "/v1/recipes/\(id)"] : [:])
+        return .entity(
+            entity,
+            status: created ? .created : .ok,
+            headers: created ? ["Location": "/v1/recipes/\(id)"] : [:]
+        )
     }
 }

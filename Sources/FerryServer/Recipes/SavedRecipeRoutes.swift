@@ -9,7 +9,11 @@ enum SavedRecipeRoutes {
                 let saved = try await env.database.read { db in try Entities.list(db, collection, scope: user.scope) }
                 return .json(["saved_recipes": .array(saved)])
             },
-            Route(.get, "/v1/saved-recipes/changes", handler: ChangesFeed.handler(collection) { try $0.requireUser().scope }),
+            Route(
+                .get,
+                "/v1/saved-recipes/changes",
+                handler: ChangesFeed.handler(collection) { try $0.requireUser().scope }
+            ),
             Route(.put, "/v1/saved-recipes/{id}", handler: save),
             Route(.delete, "/v1/saved-recipes/{id}", handler: unsave),
         ]

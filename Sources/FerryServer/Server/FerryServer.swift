@@ -18,7 +18,9 @@ public enum FerryServer {
         }
         let dispatcher = Dispatcher(router: ServerRoutes.router(), environment: environment)
         let supervisor = ListenerSupervisor(
-            responder: FerryResponder(dispatcher: dispatcher), host: configuration.host, port: configuration.port,
+            responder: FerryResponder(dispatcher: dispatcher),
+            host: configuration.host,
+            port: configuration.port,
             logger: configuration.logger
         )
         try await supervisor.listen()
@@ -29,8 +31,16 @@ public enum FerryServer {
             environment.listener.isAway = false
         }
         let port = await supervisor.port
-        configuration.logger.info("FerryServer listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
-        return RunningFerryServer(port: port, host: configuration.host, supervisor: supervisor, environment: environment)
+        configuration.logger.info(
+            "FerryServer listening",
+            metadata: ["host": "\(configuration.host)", "port": "\(port)"]
+        )
+        return RunningFerryServer(
+            port: port,
+            host: configuration.host,
+            supervisor: supervisor,
+            environment: environment
+        )
     }
 
     /// Runs until cancelled or until SIGINT / SIGTERM (for `ferry serve`), then stops gracefully.

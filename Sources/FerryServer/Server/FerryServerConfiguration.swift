@@ -43,8 +43,12 @@ public struct FerryServerConfiguration: Sendable {
 
     /// Creates a configuration; everything not listed takes its documented default.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String? = nil, seedDemo: Bool = false,
-        faults: FaultSettings = .init(), logger: Logger = Logger(label: "ferry.server")
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String? = nil,
+        seedDemo: Bool = false,
+        faults: FaultSettings = .init(),
+        logger: Logger = Logger(label: "ferry.server")
     ) {
         self.host = host
         self.port = port

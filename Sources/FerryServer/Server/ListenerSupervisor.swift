@@ -38,7 +38,9 @@ actor ListenerSupervisor {
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger)
+        )
         let task = Task {
             defer { continuation.finish() }
             try await group.run()

@@ -14,7 +14,10 @@ enum Blobs {
 
     static func put(_ db: Database, key: String, contentType: String, data: Data, now: Date) throws -> Info {
         let info = Info(
-            key: key, contentType: contentType, byteSize: data.count, sha256: SHA256.hex(data),
+            key: key,
+            contentType: contentType,
+            byteSize: data.count,
+            sha256: SHA256.hex(data),
             updatedAt: Timestamp.string(now)
         )
         try db.execute(
@@ -30,17 +33,23 @@ enum Blobs {
     /// Stores bytes whose SHA-256 is already known (seeding).
     static func put(_ db: Database, key: String, contentType: String, data: Data, sha256: String, now: Date) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO blobs (key, content_type, byte_size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            sql:
+                "INSERT OR REPLACE INTO blobs (key, content_type, byte_size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [key, contentType, data.count, sha256, data, Timestamp.string(now)]
         )
     }
 
     static func info(_ db: Database, key: String) throws -> Info? {
         try Row.fetchOne(
-            db, sql: "SELECT key, content_type, byte_size, sha256, updated_at FROM blobs WHERE key = ?", arguments: [key]
+            db,
+            sql: "SELECT key, content_type, byte_size, sha256, updated_at FROM blobs WHERE key = ?",
+            arguments: [key]
         ).map { row in
             Info(
-                key: row["key"], contentType: row["content_type"], byteSize: row["byte_size"], sha256: row["sha256"],
+                key: row["key"],
+                contentType: row["content_type"],
+                byteSize: row["byte_size"],
+                sha256: row["sha256"],
                 updatedAt: row["updated_at"]
             )
         }
@@ -49,7 +58,9 @@ enum Blobs {
     /// `length` bytes from `offset` (0-based), read with SQL `substr` so only that slice is loaded.
     static func bytes(_ db: Database, key: String, offset: Int, length: Int) throws -> Data? {
         try Data.fetchOne(
-            db, sql: "SELECT substr(data, ?, ?) FROM blobs WHERE key = ?", arguments: [offset + 1, length, key]
+            db,
+            sql: "SELECT substr(data, ?, ?) FROM blobs WHERE key = ?",
+            arguments: [offset + 1, length, key]
         )
     }
 }

@@ -10,7 +10,8 @@ enum Entities {
     /// The live entity, or nil when absent or deleted.
     static func fetch(_ db: Database, _ collection: String, scope: String, id: String) throws -> JSON? {
         let row = try Row.fetchOne(
-            db, sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0",
+            db,
+            sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0",
             arguments: [collection, scope, id]
         )
         return row.flatMap { decode($0["data"]) }
@@ -19,14 +20,21 @@ enum Entities {
     /// The live entity or a 404 with `code`.
     static func require(_ db: Database, _ collection: String, scope: String, id: String, code: String) throws -> JSON {
         guard let entity = try fetch(db, collection, scope: scope, id: id) else {
-            throw APIError.notFound(code, "No \(collection.replacingOccurrences(of: "_", with: " ")) entity with id '\(id)'.")
+            throw APIError.notFound(
+                code,
+                "No \(collection.replacingOccurrences(of: "_", with: " ")) entity with id '\(id)'."
+            )
         }
         return entity
     }
 
     /// Live entities of a collection in a scope, oldest first, optionally filtered by an SQL condition on `data`.
     static func list(
-        _ db: Database, _ collection: String, scope: String, filter: String? = nil, arguments: StatementArguments = []
+        _ db: Database,
+        _ collection: String,
+        scope: String,
+        filter: String? = nil,
+        arguments: StatementArguments = []
     ) throws -> [JSON] {
         var sql = "SELECT data FROM entities WHERE collection = ? AND scope = ? AND deleted = 0"
         if let filter { sql += " AND (\(filter))" }
@@ -37,11 +45,17 @@ enum Entities {
     }
 
     /// Live entities of a collection in any scope matching an SQL condition on `data` and `scope`.
-    static func listAnyScope(_ db: Database, _ collection: String, filter: String, arguments: StatementArguments) throws -> [JSON] {
+    static func listAnyScope(
+        _ db: Database,
+        _ collection: String,
+        filter: String,
+        arguments: StatementArguments
+    ) throws -> [JSON] {
         var all: StatementArguments = [collection]
         all += arguments
         return try Row.fetchAll(
-            db, sql: "SELECT data FROM entities WHERE collection = ? AND deleted = 0 AND (\(filter)) ORDER BY seq",
+            db,
+            sql: "SELECT data FROM entities WHERE collection = ? AND deleted = 0 AND (\(filter)) ORDER BY seq",
             arguments: all
         ).compactMap { decode($0["data"]) }
     }
@@ -49,9 +63,17 @@ enum Entities {
     /// Creates or replaces an entity: bumps its version, stamps `id`, `version` and `updated_at`,
     /// records a change. Returns the stored entity.
     @discardableResult
-    static func put(_ db: Database, _ collection: String, scope: String, id: String, data: JSON, now: Date) throws -> JSON {
+    static func put(
+        _ db: Database,
+        _ collection: String,
+        scope: String,
+        id: String,
+        data: JSON,
+        now: Date
+    ) throws -> JSON {
         let previous = try Int.fetchOne(
-            db, sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
+            db,
+            sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
             arguments: [collection, scope, id]
         )
         var entity = data
@@ -90,7 +112,11 @@ enum Entities {
     /// One page of a changes feed after `since`, over one collection or several (then each
     /// change names its `collection`).
     static func changes(
-        _ db: Database, _ collections: [String], scope: String, since: Int, limit: Int
+        _ db: Database,
+        _ collections: [String],
+        scope: String,
+        since: Int,
+        limit: Int
     ) throws -> (changes: [JSON], cursor: Int, hasMore: Bool) {
         let placeholders = collections.map { _ in "?" }.joined(separator: ", ")
         var arguments = StatementArguments(collections)
@@ -107,7 +133,8 @@ enum Entities {
         let changes: [JSON] = page.map { row in
             let id: String = row["id"]
             let deleted: Bool = row["deleted"]
-            var change: JSON = deleted
+            var change: JSON =
+                deleted
                 ? ["type": "delete", "id": .string(id)]
                 : ["type": "upsert", "id": .string(id), "entity": decode(row["data"]) ?? .null]
             if collections.count > 1 { change["collection"] = .string(row["collection"]) }

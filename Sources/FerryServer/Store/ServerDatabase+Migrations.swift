@@ -5,75 +5,85 @@ extension ServerDatabase {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("server.v1.users") { db in
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    id TEXT PRIMARY KEY,
-                    username TEXT NOT NULL UNIQUE,
-                    display_name TEXT NOT NULL,
-                    password_hash TEXT NOT NULL,
-                    created_at TEXT NOT NULL
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id TEXT PRIMARY KEY,
+                        username TEXT NOT NULL UNIQUE,
+                        display_name TEXT NOT NULL,
+                        password_hash TEXT NOT NULL,
+                        created_at TEXT NOT NULL
+                    )
+                    """
+            )
         }
         migrator.registerMigration("server.v1.sessions") { db in
-            try db.execute(sql: """
-                CREATE TABLE sessions (
-                    id TEXT PRIMARY KEY,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    created_at TEXT NOT NULL,
-                    revoked INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE TABLE tokens (
-                    token_hash TEXT PRIMARY KEY,
-                    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    kind TEXT NOT NULL,
-                    expires_at REAL NOT NULL,
-                    used INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE INDEX tokens_by_session ON tokens(session_id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL,
+                        revoked INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        expires_at REAL NOT NULL,
+                        used INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX tokens_by_session ON tokens(session_id);
+                    """
+            )
         }
         migrator.registerMigration("server.v1.idempotency") { db in
-            try db.execute(sql: """
-                CREATE TABLE idempotency_keys (
-                    user_id TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    status INTEGER NOT NULL,
-                    headers TEXT NOT NULL,
-                    body BLOB NOT NULL,
-                    created_at TEXT NOT NULL,
-                    PRIMARY KEY (user_id, key)
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_keys (
+                        user_id TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        status INTEGER NOT NULL,
+                        headers TEXT NOT NULL,
+                        body BLOB NOT NULL,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (user_id, key)
+                    )
+                    """
+            )
         }
         migrator.registerMigration("server.v1.entities") { db in
-            try db.execute(sql: """
-                CREATE TABLE entities (
-                    collection TEXT NOT NULL,
-                    scope TEXT NOT NULL,
-                    id TEXT NOT NULL,
-                    version INTEGER NOT NULL,
-                    seq INTEGER NOT NULL UNIQUE,
-                    deleted INTEGER NOT NULL DEFAULT 0,
-                    updated_at TEXT NOT NULL,
-                    data TEXT NOT NULL,
-                    PRIMARY KEY (collection, scope, id)
-                );
-                CREATE INDEX entities_changes ON entities(collection, scope, seq);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE entities (
+                        collection TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        id TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        seq INTEGER NOT NULL UNIQUE,
+                        deleted INTEGER NOT NULL DEFAULT 0,
+                        updated_at TEXT NOT NULL,
+                        data TEXT NOT NULL,
+                        PRIMARY KEY (collection, scope, id)
+                    );
+                    CREATE INDEX entities_changes ON entities(collection, scope, seq);
+                    """
+            )
         }
         migrator.registerMigration("server.v1.blobs") { db in
-            try db.execute(sql: """
-                CREATE TABLE blobs (
-                    key TEXT PRIMARY KEY,
-                    content_type TEXT NOT NULL,
-                    byte_size INTEGER NOT NULL,
-                    sha256 TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    updated_at TEXT NOT NULL
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE blobs (
+                        key TEXT PRIMARY KEY,
+                        content_type TEXT NOT NULL,
+                        byte_size INTEGER NOT NULL,
+                        sha256 TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        updated_at TEXT NOT NULL
+                    )
+                    """
+            )
         }
         return migrator
     }

@@ -8,9 +8,15 @@ enum PosterImage {
     /// The PNG bytes for a film id.
     static func png(for id: Int) -> Data {
         var seed = UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15
-        let top = (UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16), UInt8(truncatingIfNeeded: seed >> 24))
+        let top = (
+            UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16),
+            UInt8(truncatingIfNeeded: seed >> 24)
+        )
         seed = seed >> 7 | seed << 57
-        let bottom = (UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16), UInt8(truncatingIfNeeded: seed >> 24))
+        let bottom = (
+            UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16),
+            UInt8(truncatingIfNeeded: seed >> 24)
+        )
         var raw = [UInt8]()
         raw.reserveCapacity((width * 3 + 1) * height)
         for y in 0..<height {

@@ -21,13 +21,17 @@ extension TMDBFilm {
             "overview": .string(overview), "popularity": .double(popularity), "poster_path": .string(posterPath),
             "production_companies": [], "production_countries": [], "release_date": .string(releaseDate),
             "revenue": 0, "runtime": .int(runtime), "spoken_languages": [], "status": "Released", "tagline": "",
-            "title": .string(title), "video": false, "vote_average": .double(voteAverage), "vote_count": .int(voteCount),
+            "title": .string(title), "video": false, "vote_average": .double(voteAverage),
+            "vote_count": .int(voteCount),
         ]
     }
 
     /// `movie/{id}/external_ids`.
     var externalIDs: JSON {
-        ["id": .int(id), "imdb_id": .string(imdbID), "wikidata_id": .null, "facebook_id": .null, "instagram_id": .null, "twitter_id": .null]
+        [
+            "id": .int(id), "imdb_id": .string(imdbID), "wikidata_id": .null, "facebook_id": .null,
+            "instagram_id": .null, "twitter_id": .null,
+        ]
     }
 
     /// `movie/{id}/credits`. Person ids are the catalogue's own, stable across runs.
@@ -43,9 +47,10 @@ extension TMDBFilm {
         let crew: [JSON] = [
             [
                 "adult": false, "gender": 0, "id": .int(Self.personID(director)), "known_for_department": "Directing",
-                "name": .string(director), "original_name": .string(director), "popularity": 10.0, "profile_path": .null,
+                "name": .string(director), "original_name": .string(director), "popularity": 10.0,
+                "profile_path": .null,
                 "credit_id": .string("ferry-\(id)-crew-0"), "department": "Directing", "job": "Director",
-            ],
+            ]
         ]
         return ["id": .int(id), "cast": .array(cast), "crew": .array(crew)]
     }

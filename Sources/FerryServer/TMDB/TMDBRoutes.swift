@@ -26,16 +26,24 @@ enum TMDBRoutes {
         let expected = env.configuration.tmdbAccessToken
         if let header = request.header("Authorization"), header == "Bearer \(expected)" { return }
         if request.query["api_key"] == expected { return }
-        throw TMDBFailure(status: 401, body: [
-            "status_code": 7, "status_message": "Invalid API key: You must be granted a valid key.", "success": false,
-        ])
+        throw TMDBFailure(
+            status: 401,
+            body: [
+                "status_code": 7, "status_message": "Invalid API key: You must be granted a valid key.",
+                "success": false,
+            ]
+        )
     }
 
     static func film(_ request: APIRequest) throws -> TMDBFilm {
         guard let id = Int(request.parameter("id")), let film = TMDBCatalogue.film(id) else {
-            throw TMDBFailure(status: 404, body: [
-                "status_code": 34, "status_message": "The resource you requested could not be found.", "success": false,
-            ])
+            throw TMDBFailure(
+                status: 404,
+                body: [
+                    "status_code": 34, "status_message": "The resource you requested could not be found.",
+                    "success": false,
+                ]
+            )
         }
         return film
     }
@@ -44,22 +52,30 @@ enum TMDBRoutes {
         try authorize(request, env)
         let page = Int(request.query["page"] ?? "1") ?? 0
         guard (1...500).contains(page) else {
-            throw TMDBFailure(status: 400, body: [
-                "status_code": 22, "status_message": "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.",
-                "success": false,
-            ])
+            throw TMDBFailure(
+                status: 400,
+                body: [
+                    "status_code": 22,
+                    "status_message":
+                        "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.",
+                    "success": false,
+                ]
+            )
         }
         let query = fold(request.query["query"] ?? "").trimmingCharacters(in: .whitespaces)
         let year = request.query["year"].flatMap(Int.init)
         let primaryYear = request.query["primary_release_year"].flatMap(Int.init)
         let words = query.split(separator: " ").map(String.init)
-        let matches = query.isEmpty ? [] : TMDBCatalogue.films.filter { film in
-            let haystack = fold(film.title) + " " + fold(film.originalTitle)
-            guard words.allSatisfy({ haystack.contains($0) }) else { return false }
-            if let year, film.year != year { return false }
-            if let primaryYear, film.year != primaryYear { return false }
-            return true
-        }.sorted { $0.popularity > $1.popularity }
+        let matches =
+            query.isEmpty
+            ? []
+            : TMDBCatalogue.films.filter { film in
+                let haystack = fold(film.title) + " " + fold(film.originalTitle)
+                guard words.allSatisfy({ haystack.contains($0) }) else { return false }
+                if let year, film.year != year { return false }
+                if let primaryYear, film.year != primaryYear { return false }
+                return true
+            }.sorted { $0.popularity > $1.popularity }
         let slice = matches.dropFirst((page - 1) * pageSize).prefix(pageSize)
         let totalPages = max(1, (matches.count + pageSize - 1) / pageSize)
         return .json([
@@ -91,7 +107,10 @@ enum TMDBRoutes {
         let bytes = PosterImage.png(for: id)
         return APIResponse(
             status: .ok,
-            headers: ["Content-Type": "image/png", "ETag": "\"\(SHA256.hex(bytes).prefix(16))\"", "Cache-Control": "public, max-age=31536000"],
+            headers: [
+                "Content-Type": "image/png", "ETag": "\"\(SHA256.hex(bytes).prefix(16))\"",
+                "Cache-Control": "public, max-age=31536000",
+            ],
             body: bytes
         )
     }

@@ -31,7 +31,9 @@ public struct Output: Sendable {
 
     public static func render(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = header.indices.map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
         var text = ""
         for (index, row) in all.enumerated() {
             let cells = row.enumerated().map { column, cell in

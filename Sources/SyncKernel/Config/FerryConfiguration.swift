@@ -40,13 +40,18 @@ public struct FerryConfiguration: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw FerryError(
                 .configuration,
-                "no configuration at \(path); run from the folder with config.yaml, pass --config PATH or set FERRY_CONFIG")
+                "no configuration at \(path); run from the folder with config.yaml, pass --config PATH or set FERRY_CONFIG"
+            )
         }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw FerryError(.configuration, "cannot read \(path): it is not a readable UTF-8 text file", underlying: error)
+            throw FerryError(
+                .configuration,
+                "cannot read \(path): it is not a readable UTF-8 text file",
+                underlying: error
+            )
         }
         return try parse(text, file: path, yaml: yaml)
     }
@@ -55,7 +60,10 @@ public struct FerryConfiguration: Sendable {
     public static func parse(_ text: String, file: String, yaml: SafeYAML = SafeYAML()) throws -> FerryConfiguration {
         let root = try yaml.parse(text, file: file)
         guard case .mapping(let mapping) = root else {
-            throw FerryError(.configuration, "\(file): the top level must be a mapping of keys (data_dir:, server:, plugins:)")
+            throw FerryError(
+                .configuration,
+                "\(file): the top level must be a mapping of keys (data_dir:, server:, plugins:)"
+            )
         }
         let decoder = StrictDecoder(file: file)
         var kernelPairs: [(Node, Node)] = []
@@ -72,7 +80,10 @@ public struct FerryConfiguration: Sendable {
         var plugins: [String: PluginSection] = [:]
         if let pluginsNode, pluginsNode.scalar?.string.isEmpty != true {
             guard case .mapping(let sections) = pluginsNode else {
-                throw FerryError(.configuration, "\(file)\(pluginsNode.mark.map { ":\($0.line)" } ?? ""): plugins must be a mapping of plugin names to their settings")
+                throw FerryError(
+                    .configuration,
+                    "\(file)\(pluginsNode.mark.map { ":\($0.line)" } ?? ""): plugins must be a mapping of plugin names to their settings"
+                )
             }
             for (key, value) in sections {
                 let name = key.scalar?.string ?? "?"
@@ -81,9 +92,16 @@ public struct FerryConfiguration: Sendable {
         }
         var configuration = FerryConfiguration(file: file, kernel: kernel, plugins: plugins)
         if let domainsNode, domainsNode.scalar?.string.isEmpty != true {
-            configuration.domains = try decoder.decode([String: DeclaredDomainSettings].self, from: domainsNode, at: ["domains"])
+            configuration.domains = try decoder.decode(
+                [String: DeclaredDomainSettings].self,
+                from: domainsNode,
+                at: ["domains"]
+            )
             for name in configuration.domains.keys.sorted() where plugins[name] != nil {
-                throw FerryError(.configuration, "\(file): domains.\(name) has the name of a plugin section; give the domain another name")
+                throw FerryError(
+                    .configuration,
+                    "\(file): domains.\(name) has the name of a plugin section; give the domain another name"
+                )
             }
         }
         return configuration
@@ -102,10 +120,17 @@ public struct FerryConfiguration: Sendable {
                 }
             }
         } else if node.scalar.map({ !$0.string.isEmpty && $0.string != "~" }) == true {
-            throw FerryError(.configuration, "\(decoder.file)\(node.mark.map { ":\($0.line)" } ?? ""): plugins.\(name) must be a mapping (enabled: true, ...)")
+            throw FerryError(
+                .configuration,
+                "\(decoder.file)\(node.mark.map { ":\($0.line)" } ?? ""): plugins.\(name) must be a mapping (enabled: true, ...)"
+            )
         }
         let kernel = try decoder.decode(PluginKernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: path)
-        return PluginSection(kernel: kernel, settings: FrozenNode(node: .mapping(Node.Mapping(pluginPairs))), path: path)
+        return PluginSection(
+            kernel: kernel,
+            settings: FrozenNode(node: .mapping(Node.Mapping(pluginPairs))),
+            path: path
+        )
     }
 
     /// Decodes a plugin's own keys into its settings type, refusing unknown keys.
@@ -114,6 +139,7 @@ public struct FerryConfiguration: Sendable {
         return try StrictDecoder(file: file).decode(
             Settings.self,
             from: section?.settings.node ?? .mapping(Node.Mapping([])),
-            at: section?.path ?? ["plugins", plugin])
+            at: section?.path ?? ["plugins", plugin]
+        )
     }
 }

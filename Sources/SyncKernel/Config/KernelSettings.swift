@@ -16,7 +16,10 @@ public struct KernelSettings: Codable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case dataDir = "data_dir", server, durability, logLevel = "log_level", network, sync, retry
+        case dataDir = "data_dir"
+        case server, durability
+        case logLevel = "log_level"
+        case network, sync, retry
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,7 +44,8 @@ public struct NetworkSettings: Codable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case mode, probeInterval = "probe_interval"
+        case mode
+        case probeInterval = "probe_interval"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,7 +69,10 @@ public struct SyncSettings: Codable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case concurrency, pollInterval = "poll_interval", pullEvery = "pull_every", requestTimeout = "request_timeout"
+        case concurrency
+        case pollInterval = "poll_interval"
+        case pullEvery = "pull_every"
+        case requestTimeout = "request_timeout"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,7 +95,11 @@ public struct RetryOverride: Codable, Sendable, Equatable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case baseDelay = "base_delay", multiplier, maxDelay = "max_delay", maxAttempts = "max_attempts", jitter
+        case baseDelay = "base_delay"
+        case multiplier
+        case maxDelay = "max_delay"
+        case maxAttempts = "max_attempts"
+        case jitter
     }
 
     /// `policy` with this override's fields applied.
@@ -143,7 +154,9 @@ public struct PluginKernelSettings: Codable, Sendable {
     static let keys: Set<String> = ["enabled", "remote", "retry", "pull_every", "operations"]
 
     enum CodingKeys: String, CodingKey {
-        case enabled, remote, retry, pullEvery = "pull_every", operations
+        case enabled, remote, retry
+        case pullEvery = "pull_every"
+        case operations
     }
 
     public init(from decoder: any Decoder) throws {

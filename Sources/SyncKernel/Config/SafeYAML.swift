@@ -18,13 +18,17 @@ public struct SafeYAML: Sendable {
         guard text.utf8.count <= maxBytes else {
             throw FerryError(
                 .configuration,
-                "\(file) is \(text.utf8.count) bytes; a configuration file may be at most \(maxBytes) bytes")
+                "\(file) is \(text.utf8.count) bytes; a configuration file may be at most \(maxBytes) bytes"
+            )
         }
         let composed: Node?
         do {
             composed = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw FerryError(.configuration, "\(file): \(Self.location(of: error)) is not valid YAML; check indentation and quoting there")
+            throw FerryError(
+                .configuration,
+                "\(file): \(Self.location(of: error)) is not valid YAML; check indentation and quoting there"
+            )
         } catch {
             throw FerryError(.configuration, "\(file) is not valid YAML")
         }
@@ -51,17 +55,24 @@ public struct SafeYAML: Sendable {
             var pairs: [(Node, Node)] = []
             for (key, value) in mapping {
                 let name = key.scalar?.string ?? "?"
-                pairs.append((key, try rebuild(value, path: path + [name], depth: depth + 1, budget: &budget, file: file)))
+                pairs.append(
+                    (key, try rebuild(value, path: path + [name], depth: depth + 1, budget: &budget, file: file))
+                )
             }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
             var items: [Node] = []
             for (index, item) in sequence.enumerated() {
-                items.append(try rebuild(item, path: path + ["[\(index)]"], depth: depth + 1, budget: &budget, file: file))
+                items.append(
+                    try rebuild(item, path: path + ["[\(index)]"], depth: depth + 1, budget: &budget, file: file)
+                )
             }
             return .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark))
         case .alias:
-            throw FerryError(.configuration, "\(file): \(KeyPath.render(path)) uses a YAML alias; write the value out instead")
+            throw FerryError(
+                .configuration,
+                "\(file): \(KeyPath.render(path)) uses a YAML alias; write the value out instead"
+            )
         }
     }
 
@@ -71,7 +82,10 @@ public struct SafeYAML: Sendable {
         while let start = rest.range(of: "${") {
             result += rest[..<start.lowerBound]
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                throw FerryError(.configuration, "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) has an unclosed ${; write ${NAME} or ${NAME:-default}")
+                throw FerryError(
+                    .configuration,
+                    "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) has an unclosed ${; write ${NAME} or ${NAME:-default}"
+                )
             }
             let expression = rest[start.upperBound..<end]
             let parts = expression.split(separator: ":-", maxSplits: 1, omittingEmptySubsequences: false)

@@ -18,7 +18,9 @@ public struct Seconds: Codable, Sendable, Equatable, ExpressibleByFloatLiteral, 
         guard let parsed = Self.parse(text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "'\(text)' is not a duration; write a number of seconds or e.g. 500ms, 30s, 5m, 2h, 90d")
+                debugDescription:
+                    "'\(text)' is not a duration; write a number of seconds or e.g. 500ms, 30s, 5m, 2h, 90d"
+            )
         }
         value = parsed
     }

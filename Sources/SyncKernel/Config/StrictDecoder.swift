@@ -63,17 +63,28 @@ public struct StrictDecoder: Sendable {
         switch error {
         case .typeMismatch(let type, let context):
             let (key, at) = place(context.codingPath)
-            return FerryError(.configuration, "\(file)\(at): \(key) should be \(Self.describe(type)); fix the value", underlying: error)
+            return FerryError(
+                .configuration,
+                "\(file)\(at): \(key) should be \(Self.describe(type)); fix the value",
+                underlying: error
+            )
         case .valueNotFound(let type, let context):
             let (key, at) = place(context.codingPath)
-            return FerryError(.configuration, "\(file)\(at): \(key) needs \(Self.describe(type)); it is empty", underlying: error)
+            return FerryError(
+                .configuration,
+                "\(file)\(at): \(key) needs \(Self.describe(type)); it is empty",
+                underlying: error
+            )
         case .keyNotFound(let missing, let context):
             let (key, at) = place(context.codingPath + [missing])
             return FerryError(.configuration, "\(file)\(at): \(key) is required; add it", underlying: error)
         case .dataCorrupted(let context):
             let (key, at) = place(context.codingPath)
-            let allowed = Self.allowedValues[context.codingPath.last?.stringValue ?? ""].map { "; use one of: \($0)" } ?? ""
-            let detail = context.debugDescription.contains("invalid") ? "has a value Ferry does not know" : context.debugDescription
+            let allowed =
+                Self.allowedValues[context.codingPath.last?.stringValue ?? ""].map { "; use one of: \($0)" } ?? ""
+            let detail =
+                context.debugDescription.contains("invalid")
+                ? "has a value Ferry does not know" : context.debugDescription
             return FerryError(.configuration, "\(file)\(at): \(key) \(detail)\(allowed)", underlying: error)
         @unknown default:
             return FerryError(.configuration, "\(file): \(KeyPath.render(path)) could not be read", underlying: error)
@@ -87,8 +98,11 @@ public struct StrictDecoder: Sendable {
     static func node(at codingPath: [any CodingKey], in node: Node) -> Node? {
         var current: Node? = node
         for key in codingPath {
-            if let index = key.intValue { current = current?.sequence.flatMap { index < $0.count ? $0[index] : nil } }
-            else { current = current?.mapping?[key.stringValue] }
+            if let index = key.intValue {
+                current = current?.sequence.flatMap { index < $0.count ? $0[index] : nil }
+            } else {
+                current = current?.mapping?[key.stringValue]
+            }
         }
         return current
     }

@@ -37,7 +37,9 @@ enum ConflictOutcome: Sendable {
             return remoteTime > operation.createdAt ? .remote : .local
         case .merge:
             guard let remote else { return .open }
-            return .merged(try plugin.merge(base: operation.base, local: operation.payload, remote: remote, kind: operation.kind))
+            return .merged(
+                try plugin.merge(base: operation.base, local: operation.payload, remote: remote, kind: operation.kind)
+            )
         }
     }
 
@@ -58,16 +60,33 @@ enum ConflictOutcome: Sendable {
             let attempts = operation.attempts + 1
             if attempts >= maxAttempts {
                 try OutboxQueries.settle(
-                    operation.sequence, as: .dead, attempts: attempts,
-                    error: "still conflicting after \(attempts) attempts: \(report.reason)", in: db)
+                    operation.sequence,
+                    as: .dead,
+                    attempts: attempts,
+                    error: "still conflicting after \(attempts) attempts: \(report.reason)",
+                    in: db
+                )
             } else if case .merged(let payload) = self {
                 try OutboxQueries.resend(
-                    operation.sequence, payload: payload, base: report.remote, force: false, attempts: attempts, now: now, in: db)
+                    operation.sequence,
+                    payload: payload,
+                    base: report.remote,
+                    force: false,
+                    attempts: attempts,
+                    now: now,
+                    in: db
+                )
             } else {
                 try OutboxQueries.resend(operation.sequence, force: true, attempts: attempts, now: now, in: db)
             }
         case .open:
-            try OutboxQueries.settle(operation.sequence, as: .conflict, attempts: operation.attempts, error: report.reason, in: db)
+            try OutboxQueries.settle(
+                operation.sequence,
+                as: .conflict,
+                attempts: operation.attempts,
+                error: report.reason,
+                in: db
+            )
         }
     }
 }

@@ -15,7 +15,8 @@ public enum ConflictStore {
                 report.id, report.operationID.uuidString.lowercased(), report.plugin, report.kind, report.entity,
                 report.policy.rawValue, report.status, report.local, report.remote, report.reason, report.outcome,
                 report.createdAt.timeIntervalSince1970,
-            ])
+            ]
+        )
     }
 
     /// Conflicts, newest first; `openOnly` keeps those that wait for a person.
@@ -26,28 +27,48 @@ public enum ConflictStore {
     }
 
     public static func find(_ id: String, in db: Database) throws -> ConflictReport? {
-        try Row.fetchOne(db, sql: "SELECT * FROM kernel_conflicts WHERE id = ? OR id LIKE ?", arguments: [id, id + "%"])
-            .map(report(from:))
+        try Row.fetchOne(
+            db,
+            sql: "SELECT * FROM kernel_conflicts WHERE id = ? OR id LIKE ?",
+            arguments: [id, id + "%"]
+        )
+        .map(report(from:))
     }
 
     static func setOutcome(_ id: String, _ outcome: String, now: Date, in db: Database) throws {
         try db.execute(
             sql: "UPDATE kernel_conflicts SET outcome = ?, resolved_at = ? WHERE id = ?",
-            arguments: [outcome, now.timeIntervalSince1970, id])
+            arguments: [outcome, now.timeIntervalSince1970, id]
+        )
     }
 
     private static func report(from row: Row) -> ConflictReport {
         var report = ConflictReport(
             id: row["id"],
             operation: QueuedOperation(
-                sequence: 0, id: UUID(uuidString: row["operation_id"]) ?? UUID(), plugin: row["plugin"],
-                kind: row["kind"], entity: row["entity"], payload: row["local"], base: nil,
-                createdAt: Date(timeIntervalSince1970: row["created_at"]), attempts: 0,
-                nextAttemptAt: Date(timeIntervalSince1970: row["created_at"]), state: .conflict, dispatched: true,
-                force: false, requiresUnmetered: false, account: nil),
+                sequence: 0,
+                id: UUID(uuidString: row["operation_id"]) ?? UUID(),
+                plugin: row["plugin"],
+                kind: row["kind"],
+                entity: row["entity"],
+                payload: row["local"],
+                base: nil,
+                createdAt: Date(timeIntervalSince1970: row["created_at"]),
+                attempts: 0,
+                nextAttemptAt: Date(timeIntervalSince1970: row["created_at"]),
+                state: .conflict,
+                dispatched: true,
+                force: false,
+                requiresUnmetered: false,
+                account: nil
+            ),
             policy: ConflictPolicy(rawValue: row["policy"]) ?? .manual,
-            status: row["status"], remote: row["remote"], reason: row["reason"], outcome: row["outcome"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            status: row["status"],
+            remote: row["remote"],
+            reason: row["reason"],
+            outcome: row["outcome"],
+            createdAt: Date(timeIntervalSince1970: row["created_at"])
+        )
         report.local = row["local"]
         return report
     }

@@ -29,8 +29,12 @@ public struct ForcedConnectivity: ConnectivityMonitor {
             state = ConnectivityState(reachable: true, interface: .other, source: "forced")
         }
         switch metering {
-        case .metered: state.metered = true; state.source = "forced"
-        case .unmetered: state.metered = false; state.source = "forced"
+        case .metered:
+            state.metered = true
+            state.source = "forced"
+        case .unmetered:
+            state.metered = false
+            state.source = "forced"
         default: break
         }
         return state

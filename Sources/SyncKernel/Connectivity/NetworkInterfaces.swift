@@ -21,7 +21,9 @@ public struct NetworkInterfaces: Sendable {
 
     func kind(of name: String) -> InterfaceKind {
         let path = "\(root)/\(name)"
-        if FileManager.default.fileExists(atPath: "\(path)/wireless") || FileManager.default.fileExists(atPath: "\(path)/phy80211") {
+        if FileManager.default.fileExists(atPath: "\(path)/wireless")
+            || FileManager.default.fileExists(atPath: "\(path)/phy80211")
+        {
             return .wifi
         }
         if name.hasPrefix("wwan") || name.hasPrefix("rmnet") || name.hasPrefix("ppp") { return .cellular }
@@ -32,7 +34,9 @@ public struct NetworkInterfaces: Sendable {
     }
 
     func isUp(_ name: String) -> Bool {
-        guard let state = try? String(contentsOfFile: "\(root)/\(name)/operstate", encoding: .utf8) else { return false }
+        guard let state = try? String(contentsOfFile: "\(root)/\(name)/operstate", encoding: .utf8) else {
+            return false
+        }
         let value = state.trimmingCharacters(in: .whitespacesAndNewlines)
         return value == "up" || value == "unknown"
     }

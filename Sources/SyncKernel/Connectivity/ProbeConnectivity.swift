@@ -34,7 +34,11 @@ public actor ProbeConnectivity: ConnectivityMonitor {
             reachable = urls.isEmpty ? true : await anyAnswers(urls)
         }
         let state = ConnectivityState(
-            reachable: reachable, interface: reachable ? kind : .none, metered: kind == .cellular, source: "probe")
+            reachable: reachable,
+            interface: reachable ? kind : .none,
+            metered: kind == .cellular,
+            source: "probe"
+        )
         cached = (state, now)
         return state
     }

@@ -34,7 +34,8 @@ public struct FileCredentialStore: CredentialStore {
         guard mode & 0o077 == 0 else {
             throw FerryError(
                 .file,
-                "the credential file \(path) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(path)` and try again")
+                "the credential file \(path) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(path)` and try again"
+            )
         }
         return FileManager.default.contents(atPath: path)
     }
@@ -42,9 +43,13 @@ public struct FileCredentialStore: CredentialStore {
     public func save(_ data: Data) throws {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            atPath: folder,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let temporary = folder + "/.credentials-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+        else {
             throw FerryError(.file, "cannot write the credential file in \(folder); check that the folder is writable")
         }
         if rename(temporary, path) != 0 {

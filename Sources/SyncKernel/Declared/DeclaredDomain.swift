@@ -30,14 +30,20 @@ public struct DeclaredDomain: SyncPlugin {
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
-            throw FerryError(.plugin, "domain \(pluginName) has no operation \(operation.kind); check domains.\(pluginName).operations")
+            throw FerryError(
+                .plugin,
+                "domain \(pluginName) has no operation \(operation.kind); check domains.\(pluginName).operations"
+            )
         }
         let method = declared.method.uppercased()
         let hasBody = method != "GET" && method != "DELETE"
         let request = HTTPRequest(
-            method, Self.path(declared.path, entity: operation.entity),
+            method,
+            Self.path(declared.path, entity: operation.entity),
             headers: hasBody ? [("Content-Type", "application/json")] : [],
-            body: hasBody ? operation.payload : nil, idempotencyKey: operation.id.uuidString.lowercased())
+            body: hasBody ? operation.payload : nil,
+            idempotencyKey: operation.id.uuidString.lowercased()
+        )
         let response = try await context.transport.send(request)
         guard !declared.removes, !response.body.isEmpty,
             (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any]
@@ -56,25 +62,29 @@ public struct DeclaredDomain: SyncPlugin {
         var summary = PullSummary()
         while true {
             let cursor = try await context.cursor()
-            let response = try await context.transport.send(HTTPRequest("GET", path, query: cursor.map { [("since", $0)] } ?? []))
+            let response = try await context.transport.send(
+                HTTPRequest("GET", path, query: cursor.map { [("since", $0)] } ?? [])
+            )
             let page = try response.decode(ChangesPage.self)
             let domain = pluginName
-            summary = summary + (try await context.store.write { db in
-                var applied = PullSummary()
-                for change in page.changes {
-                    if try !context.pendingOperations(entity: change.id, in: db).isEmpty {
-                        applied.rebased += 1
-                    } else if change.type == "delete" {
-                        try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
-                        applied.deleted += 1
-                    } else if let entity = change.entity {
-                        try DeclaredEntities.upsert(domain: domain, entity: change.id, body: entity.encoded, in: db)
-                        applied.upserted += 1
+            summary =
+                summary
+                + (try await context.store.write { db in
+                    var applied = PullSummary()
+                    for change in page.changes {
+                        if try !context.pendingOperations(entity: change.id, in: db).isEmpty {
+                            applied.rebased += 1
+                        } else if change.type == "delete" {
+                            try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
+                            applied.deleted += 1
+                        } else if let entity = change.entity {
+                            try DeclaredEntities.upsert(domain: domain, entity: change.id, body: entity.encoded, in: db)
+                            applied.upserted += 1
+                        }
                     }
-                }
-                try context.saveCursor(page.cursor, in: db)
-                return applied
-            })
+                    try context.saveCursor(page.cursor, in: db)
+                    return applied
+                })
             if !page.hasMore || page.cursor == cursor { return summary }
         }
     }
@@ -115,13 +125,18 @@ struct AnyJSON: Decodable, Sendable {
     let encoded: Data
 
     init(from decoder: any Decoder) throws {
-        encoded = try JSONSerialization.data(withJSONObject: try Self.value(from: decoder), options: [.sortedKeys, .fragmentsAllowed])
+        encoded = try JSONSerialization.data(
+            withJSONObject: try Self.value(from: decoder),
+            options: [.sortedKeys, .fragmentsAllowed]
+        )
     }
 
     private static func value(from decoder: any Decoder) throws -> Any {
         let container = try decoder.singleValueContainer()
         if let object = try? container.decode([String: AnyJSON].self) {
-            return try object.mapValues { try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed]) }
+            return try object.mapValues {
+                try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed])
+            }
         }
         if let array = try? container.decode([AnyJSON].self) {
             return try array.map { try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed]) }

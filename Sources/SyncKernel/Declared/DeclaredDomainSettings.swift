@@ -19,7 +19,9 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     public var operations: [String: DeclaredOperation]
 
     enum CodingKeys: String, CodingKey {
-        case remote, pull, pullEvery = "pull_every", retry, operations
+        case remote, pull
+        case pullEvery = "pull_every"
+        case retry, operations
     }
 }
 

@@ -13,7 +13,8 @@ public enum DeclaredEntities {
                     body BLOB NOT NULL,
                     PRIMARY KEY (domain, entity)
                 )
-                """)
+                """
+        )
     }
 
     /// An entity as the CLI shows it.
@@ -25,29 +26,38 @@ public enum DeclaredEntities {
     static func upsert(domain: String, entity: String, body: Data, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO kernel_declared_entities (domain, entity, body) VALUES (?, ?, ?)",
-            arguments: [domain, entity, body])
+            arguments: [domain, entity, body]
+        )
     }
 
     static func delete(domain: String, entity: String, in db: Database) throws {
         try db.execute(
-            sql: "DELETE FROM kernel_declared_entities WHERE domain = ? AND entity = ?", arguments: [domain, entity])
+            sql: "DELETE FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
+            arguments: [domain, entity]
+        )
     }
 
     static func rename(domain: String, from localID: String, to remoteID: String, in db: Database) throws {
         try db.execute(
             sql: "UPDATE kernel_declared_entities SET entity = ? WHERE domain = ? AND entity = ?",
-            arguments: [remoteID, domain, localID])
+            arguments: [remoteID, domain, localID]
+        )
     }
 
     static func pendingCount(domain: String, entity: String, in db: Database) throws -> Int {
         try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE plugin = ? AND entity = ?", arguments: [domain, entity]) ?? 0
+            db,
+            sql: "SELECT COUNT(*) FROM kernel_operations WHERE plugin = ? AND entity = ?",
+            arguments: [domain, entity]
+        ) ?? 0
     }
 
     /// The entities of `domain`, by key.
     public static func list(domain: String, in db: Database) throws -> [Row] {
         try GRDB.Row.fetchAll(
-            db, sql: "SELECT entity, body FROM kernel_declared_entities WHERE domain = ? ORDER BY entity", arguments: [domain]
+            db,
+            sql: "SELECT entity, body FROM kernel_declared_entities WHERE domain = ? ORDER BY entity",
+            arguments: [domain]
         ).map { Row(entity: $0["entity"], body: String(decoding: $0["body"] as Data, as: UTF8.self)) }
     }
 }
@@ -62,7 +72,8 @@ extension FerryRuntime {
         guard let operation = declared.settings.operations[kind] else {
             throw FerryError(
                 .usage,
-                "domain \(domain) has no operation \(kind); it has: \(declared.settings.operations.keys.sorted().joined(separator: ", "))")
+                "domain \(domain) has no operation \(kind); it has: \(declared.settings.operations.keys.sorted().joined(separator: ", "))"
+            )
         }
         guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
             throw FerryError(.usage, "the body is not JSON; pass e.g. --body '{\"title\": \"x\"}'")
@@ -73,9 +84,17 @@ extension FerryRuntime {
                 try DeclaredEntities.delete(domain: domain, entity: entity, in: db)
             } else if operation.method.uppercased() == "PATCH",
                 let current = try Data.fetchOne(
-                    db, sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?", arguments: [domain, entity])
+                    db,
+                    sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
+                    arguments: [domain, entity]
+                )
             {
-                try DeclaredEntities.upsert(domain: domain, entity: entity, body: try JSONMergePatch.apply(body, to: current), in: db)
+                try DeclaredEntities.upsert(
+                    domain: domain,
+                    entity: entity,
+                    body: try JSONMergePatch.apply(body, to: current),
+                    in: db
+                )
             } else {
                 try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
             }

@@ -24,7 +24,9 @@ public struct LeaseOwner: Sendable, Equatable {
     }
 
     public init?(text: String) {
-        guard let colon = text.lastIndex(of: ":"), let pid = Int32(text[text.index(after: colon)...]) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let pid = Int32(text[text.index(after: colon)...]) else {
+            return nil
+        }
         self.init(host: String(text[..<colon]), pid: pid)
     }
 

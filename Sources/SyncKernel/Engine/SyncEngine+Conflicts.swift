@@ -16,14 +16,29 @@ extension SyncEngine {
         do {
             outcome = try ConflictOutcome.decide(policy.conflict, operation: operation, remote: remote, plugin: plugin)
         } catch {
-            runtime.logger.warning("\(operation.plugin) \(operation.kind): merge failed (\(error)); keeping the conflict for a person")
+            runtime.logger.warning(
+                "\(operation.plugin) \(operation.kind): merge failed (\(error)); keeping the conflict for a person"
+            )
             outcome = .open
         }
         let report = ConflictReport(
-            operation: operation, policy: policy.conflict, status: status, remote: remote, reason: reason,
-            outcome: outcome.name, createdAt: now)
+            operation: operation,
+            policy: policy.conflict,
+            status: status,
+            remote: remote,
+            reason: reason,
+            outcome: outcome.name,
+            createdAt: now
+        )
         try await writeEvenIfCancelled { db in
-            try outcome.apply(to: operation, report: report, plugin: plugin, maxAttempts: policy.retry.maxAttempts, now: now, in: db)
+            try outcome.apply(
+                to: operation,
+                report: report,
+                plugin: plugin,
+                maxAttempts: policy.retry.maxAttempts,
+                now: now,
+                in: db
+            )
             try ConflictStore.insert(report, in: db)
         }
         summary.conflicts += 1
@@ -52,7 +67,14 @@ extension FerryRuntime {
             }
             let outcome: ConflictOutcome = keepLocal ? .local : .remote
             let maxAttempts = policies.policy(plugin: report.plugin, kind: report.kind).retry.maxAttempts
-            try outcome.apply(to: operation, report: report, plugin: plugin, maxAttempts: max(maxAttempts, operation.attempts + 2), now: now, in: db)
+            try outcome.apply(
+                to: operation,
+                report: report,
+                plugin: plugin,
+                maxAttempts: max(maxAttempts, operation.attempts + 2),
+                now: now,
+                in: db
+            )
             try ConflictStore.setOutcome(report.id, outcome.name, now: now, in: db)
             var settled = report
             settled.outcome = outcome.name

@@ -7,7 +7,12 @@ extension SyncEngine {
         guard let plugin = runtime.registry.plugin(named: operation.plugin),
             let transport = runtime.transport(for: operation.plugin)
         else { return }
-        let context = SendContext(transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
+        let context = SendContext(
+            transport: transport,
+            store: runtime.store,
+            clock: runtime.clock,
+            logger: runtime.logger
+        )
         do {
             let outcome = try await plugin.send(operation, context: context)
             try await acknowledge(operation, outcome: outcome, plugin: plugin)
@@ -23,12 +28,19 @@ extension SyncEngine {
             try OutboxQueries.delete(operation.sequence, in: db)
             if let remoteID = outcome.remoteID, remoteID != operation.entity {
                 try IDMappings.remap(
-                    plugin: operation.plugin, localID: operation.entity, remoteID: remoteID, now: now, in: db)
+                    plugin: operation.plugin,
+                    localID: operation.entity,
+                    remoteID: remoteID,
+                    now: now,
+                    in: db
+                )
                 try plugin.remap(localID: operation.entity, to: remoteID, in: db)
             }
         }
         summary.sent += 1
-        runtime.events.emit(.sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id))
+        runtime.events.emit(
+            .sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id)
+        )
     }
 
     private func recordFailure(_ error: any Error, of operation: QueuedOperation, plugin: any SyncPlugin) async {
@@ -36,14 +48,25 @@ extension SyncEngine {
         if error is CancellationError || Task.isCancelled {
             try? await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
-                    operation.sequence, at: now, attempts: operation.attempts, waitingFor: nil, error: nil, in: db)
+                    operation.sequence,
+                    at: now,
+                    attempts: operation.attempts,
+                    waitingFor: nil,
+                    error: nil,
+                    in: db
+                )
             }
             return
         }
         let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let failure = FailureClass.classify(error, now: now)
         let action = RetryDecision.decide(
-            failure, attempts: operation.attempts, policy: policy.retry, now: now, unit: Double.random(in: 0..<1))
+            failure,
+            attempts: operation.attempts,
+            policy: policy.retry,
+            now: now,
+            unit: Double.random(in: 0..<1)
+        )
         do {
             try await apply(action, to: operation, policy: policy, plugin: plugin, now: now)
         } catch {
@@ -62,22 +85,52 @@ extension SyncEngine {
         switch action {
         case .retry(let at, let attempts, let reason):
             try await writeEvenIfCancelled { db in
-                try OutboxQueries.reschedule(operation.sequence, at: at, attempts: attempts, waitingFor: .retry, error: reason, in: db)
+                try OutboxQueries.reschedule(
+                    operation.sequence,
+                    at: at,
+                    attempts: attempts,
+                    waitingFor: .retry,
+                    error: reason,
+                    in: db
+                )
             }
             summary.retried += 1
-            runtime.events.emit(.retrying(plugin: operation.plugin, kind: operation.kind, operation: id, attempts: attempts, at: at, reason: reason))
+            runtime.events.emit(
+                .retrying(
+                    plugin: operation.plugin,
+                    kind: operation.kind,
+                    operation: id,
+                    attempts: attempts,
+                    at: at,
+                    reason: reason
+                )
+            )
         case .waitForConnectivity(let recheckAt, let reason):
-            runtime.logger.debug("\(operation.plugin) \(operation.kind): no answer (\(reason)); waiting for connectivity")
+            runtime.logger.debug(
+                "\(operation.plugin) \(operation.kind): no answer (\(reason)); waiting for connectivity"
+            )
             await runtime.connectivity.reportUnreachable()
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
-                    operation.sequence, at: recheckAt, attempts: operation.attempts, waitingFor: .connectivity, error: reason, in: db)
+                    operation.sequence,
+                    at: recheckAt,
+                    attempts: operation.attempts,
+                    waitingFor: .connectivity,
+                    error: reason,
+                    in: db
+                )
             }
             runtime.events.emit(.waitingForConnectivity(plugin: operation.plugin, operation: id, reason: reason))
         case .holdForLogin(let reason):
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
-                    operation.sequence, at: now, attempts: operation.attempts, waitingFor: .login, error: reason, in: db)
+                    operation.sequence,
+                    at: now,
+                    attempts: operation.attempts,
+                    waitingFor: .login,
+                    error: reason,
+                    in: db
+                )
                 try PluginState.holdForLogin(operation.plugin, reason: reason, in: db)
             }
             runtime.events.emit(.needsLogin(plugin: operation.plugin, reason: reason))
@@ -86,11 +139,20 @@ extension SyncEngine {
                 try OutboxQueries.settle(operation.sequence, as: .dead, attempts: attempts, error: reason, in: db)
             }
             summary.deadLettered += 1
-            runtime.logger.warning("\(operation.plugin) \(operation.kind) \(operation.entity) is a dead letter: \(reason)")
+            runtime.logger.warning(
+                "\(operation.plugin) \(operation.kind) \(operation.entity) is a dead letter: \(reason)"
+            )
             runtime.events.emit(.dead(plugin: operation.plugin, kind: operation.kind, operation: id, reason: reason))
         case .resolveConflict(let status, let reason, let remote):
             try await resolveConflict(
-                operation, status: status, reason: reason, remote: remote, policy: policy, plugin: plugin, now: now)
+                operation,
+                status: status,
+                reason: reason,
+                remote: remote,
+                policy: policy,
+                plugin: plugin,
+                now: now
+            )
         }
     }
 
@@ -107,7 +169,13 @@ extension SyncEngine {
     func pull(_ plugin: any SyncPlugin) async {
         let name = plugin.pluginName
         guard let transport = runtime.transport(for: name) else { return }
-        let context = PullContext(plugin: name, transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
+        let context = PullContext(
+            plugin: name,
+            transport: transport,
+            store: runtime.store,
+            clock: runtime.clock,
+            logger: runtime.logger
+        )
         do {
             let result = try await plugin.pull(context)
             let now = runtime.clock.now()

@@ -85,7 +85,9 @@ public actor SyncEngine: Service {
         let now = runtime.clock.now()
         try await runtime.store.write { db in
             let owners = try String.fetchAll(
-                db, sql: "SELECT DISTINCT lease_owner FROM kernel_operations WHERE state = 'in_flight'")
+                db,
+                sql: "SELECT DISTINCT lease_owner FROM kernel_operations WHERE state = 'in_flight'"
+            )
             let dead = owners.filter { LeaseOwner(text: $0)?.isAlive == false }
             try OutboxQueries.reclaim(now: now, deadOwners: dead, in: db)
         }
@@ -123,7 +125,13 @@ public actor SyncEngine: Service {
         let account = await runtime.credentials.account()
         return try await runtime.store.write { db in
             let due = try OutboxQueries.due(
-                now: now, limit: limit, plugins: active, unmeteredAvailable: !state.metered, account: account, in: db)
+                now: now,
+                limit: limit,
+                plugins: active,
+                unmeteredAvailable: !state.metered,
+                account: account,
+                in: db
+            )
             for operation in due {
                 try OutboxQueries.lease(operation.sequence, owner: owner, until: leaseUntil, in: db)
             }
@@ -144,7 +152,8 @@ public actor SyncEngine: Service {
     func nextDueTime() async throws -> Date? {
         try await runtime.store.read { db in
             try Double.fetchOne(
-                db, sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending'"
+                db,
+                sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending'"
             ).map(Date.init(timeIntervalSince1970:))
         }
     }

@@ -8,15 +8,20 @@ public enum IDMappings {
     /// `round/movie/member` that contains it) and any JSON string equal to it.
     public static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",
-            arguments: [plugin, localID, remoteID, now.timeIntervalSince1970])
+            sql:
+                "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [plugin, localID, remoteID, now.timeIntervalSince1970]
+        )
         try db.execute(
-            sql: "UPDATE kernel_operations SET entity = replace(entity, ?, ?) WHERE plugin = ? AND instr(entity, ?) > 0",
-            arguments: [localID, remoteID, plugin, localID])
+            sql:
+                "UPDATE kernel_operations SET entity = replace(entity, ?, ?) WHERE plugin = ? AND instr(entity, ?) > 0",
+            arguments: [localID, remoteID, plugin, localID]
+        )
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT seq, payload FROM kernel_operations WHERE plugin = ? AND instr(CAST(payload AS TEXT), ?) > 0",
-            arguments: [plugin, localID])
+            arguments: [plugin, localID]
+        )
         for row in rows {
             let payload: Data = row["payload"]
             let rewritten = try rewrite(payload, replacing: localID, with: remoteID)
@@ -27,8 +32,10 @@ public enum IDMappings {
     /// The remote id of `localID`, once known.
     public static func remoteID(plugin: String, localID: String, in db: Database) throws -> String? {
         try String.fetchOne(
-            db, sql: "SELECT remote_id FROM kernel_id_mappings WHERE plugin = ? AND local_id = ?",
-            arguments: [plugin, localID])
+            db,
+            sql: "SELECT remote_id FROM kernel_id_mappings WHERE plugin = ? AND local_id = ?",
+            arguments: [plugin, localID]
+        )
     }
 
     static func rewrite(_ payload: Data, replacing localID: String, with remoteID: String) throws -> Data {

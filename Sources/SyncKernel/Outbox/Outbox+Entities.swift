@@ -8,28 +8,40 @@ extension Outbox {
     public static func operations(plugin: String, entity: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq"),
-            arguments: [plugin, entity])
+            arguments: [plugin, entity]
+        )
     }
 
     /// The entities of `plugin` that have operations in the outbox; dead ones only when asked.
-    public static func entitiesWithWork(plugin: String, includingDead: Bool = false, in db: Database) throws -> Set<String> {
+    public static func entitiesWithWork(
+        plugin: String,
+        includingDead: Bool = false,
+        in db: Database
+    ) throws -> Set<String> {
         let filter = includingDead ? "" : " AND state != 'dead'"
         return try String.fetchSet(
             db.cachedStatement(sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ?" + filter),
-            arguments: [plugin])
+            arguments: [plugin]
+        )
     }
 
     /// Drops every operation of `plugin` on `entity` (an entity forgotten before it ever
     /// reached the remote). Refuses while one of them is being sent.
     public static func discardAll(plugin: String, entity: String, in db: Database) throws {
-        let inFlight = try Bool.fetchOne(
-            db,
-            sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ? AND state = 'in_flight')",
-            arguments: [plugin, entity]) ?? false
+        let inFlight =
+            try Bool.fetchOne(
+                db,
+                sql:
+                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ? AND state = 'in_flight')",
+                arguments: [plugin, entity]
+            ) ?? false
         guard !inFlight else {
             throw FerryError(.usage, "\(entity) is being sent right now; try again in a moment")
         }
-        try db.execute(sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ?", arguments: [plugin, entity])
+        try db.execute(
+            sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ?",
+            arguments: [plugin, entity]
+        )
     }
 }
 
@@ -37,6 +49,8 @@ extension Outbox {
     /// Every operation of `plugin` in the outbox, oldest first, dead ones included.
     public static func operations(plugin: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE plugin = ? ORDER BY seq"), arguments: [plugin])
+            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE plugin = ? ORDER BY seq"),
+            arguments: [plugin]
+        )
     }
 }

@@ -37,7 +37,11 @@ public struct Outbox: Sendable {
                 return .coalesced(last.id)
             case .dropPrevious:
                 try OutboxQueries.delete(last.sequence, in: db)
-                behindAnother = try OutboxQueries.hasOperations(plugin: operation.plugin, entity: operation.entity, in: db)
+                behindAnother = try OutboxQueries.hasOperations(
+                    plugin: operation.plugin,
+                    entity: operation.entity,
+                    in: db
+                )
             case .cancelBoth:
                 try OutboxQueries.delete(last.sequence, in: db)
                 return .cancelled

@@ -6,15 +6,19 @@ enum OutboxQueries {
     static func latest(plugin: String, entity: String, in db: Database) throws -> QueuedOperation? {
         try QueuedOperation.fetchOne(
             db.cachedStatement(
-                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq DESC LIMIT 1"),
-            arguments: [plugin, entity])
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq DESC LIMIT 1"
+            ),
+            arguments: [plugin, entity]
+        )
     }
 
     static func hasOperations(plugin: String, entity: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(
-                sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ?)"),
-            arguments: [plugin, entity]) ?? false
+                sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ?)"
+            ),
+            arguments: [plugin, entity]
+        ) ?? false
     }
 
     static func insert(
@@ -50,7 +54,8 @@ enum OutboxQueries {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT plugin, entity FROM kernel_operations WHERE seq = ?"),
-                arguments: [sequence])
+                arguments: [sequence]
+            )
         else { return }
         try db.cachedStatement(sql: "DELETE FROM kernel_operations WHERE seq = ?").execute(arguments: [sequence])
         try promoteHead(plugin: row["plugin"], entity: row["entity"], in: db)
@@ -107,13 +112,15 @@ enum OutboxQueries {
                 UPDATE kernel_operations SET next_attempt_at = ?
                 WHERE state = 'pending' AND next_attempt_at > ? AND waiting_for IN ('connectivity', 'retry')
                 """,
-            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970])
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970]
+        )
     }
 
     /// Puts back in line the in-flight operations whose lease expired or whose owner died.
     /// They keep their id, so the remote recognises a resend.
     static func reclaim(now: Date, deadOwners: [String], in db: Database) throws {
-        var sql = "UPDATE kernel_operations SET state = 'pending', lease_owner = NULL, lease_until = NULL WHERE state = 'in_flight' AND (lease_until < ?"
+        var sql =
+            "UPDATE kernel_operations SET state = 'pending', lease_owner = NULL, lease_until = NULL WHERE state = 'in_flight' AND (lease_until < ?"
         var arguments: StatementArguments = [now.timeIntervalSince1970]
         if !deadOwners.isEmpty {
             sql += " OR lease_owner IN (\(databaseQuestionMarks(count: deadOwners.count)))"
@@ -151,7 +158,13 @@ enum OutboxQueries {
         ).execute(arguments: [at.timeIntervalSince1970, attempts, waitingFor?.rawValue, error, sequence])
     }
 
-    static func settle(_ sequence: Int64, as state: OperationState, attempts: Int, error: String, in db: Database) throws {
+    static func settle(
+        _ sequence: Int64,
+        as state: OperationState,
+        attempts: Int,
+        error: String,
+        in db: Database
+    ) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations
@@ -191,7 +204,8 @@ extension OutboxQueries {
                 """,
             arguments: [
                 UUID().uuidString.lowercased(), payload, base, force, attempts, now.timeIntervalSince1970, sequence,
-            ])
+            ]
+        )
     }
 
     static func operation(sequence: Int64, in db: Database) throws -> QueuedOperation? {
@@ -200,6 +214,9 @@ extension OutboxQueries {
 
     static func operation(id: UUID, in db: Database) throws -> QueuedOperation? {
         try QueuedOperation.fetchOne(
-            db, sql: "SELECT * FROM kernel_operations WHERE id = ?", arguments: [id.uuidString.lowercased()])
+            db,
+            sql: "SELECT * FROM kernel_operations WHERE id = ?",
+            arguments: [id.uuidString.lowercased()]
+        )
     }
 }

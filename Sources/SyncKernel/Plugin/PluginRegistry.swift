@@ -47,7 +47,13 @@ public struct PluginRegistry: Sendable {
                 policy.retry = configuration.kernel.retry.applied(to: policy.retry)
                 if let retry = section.retry { policy.retry = retry.applied(to: policy.retry) }
                 if let override = section.operations[kind] { policy = override.applied(to: policy) }
-                try validate(policy, plugin: type.name, kind: kind, known: Set(type.operations.keys), file: configuration.file)
+                try validate(
+                    policy,
+                    plugin: type.name,
+                    kind: kind,
+                    known: Set(type.operations.keys),
+                    file: configuration.file
+                )
                 book.set(policy, plugin: type.name, kind: kind)
             }
         }
@@ -55,20 +61,39 @@ public struct PluginRegistry: Sendable {
     }
 
     /// Adds the policies of a declared domain, checking them as a plugin's are checked.
-    static func register(_ domain: DeclaredDomain, into book: inout PolicyBook, in configuration: FerryConfiguration) throws {
+    static func register(
+        _ domain: DeclaredDomain,
+        into book: inout PolicyBook,
+        in configuration: FerryConfiguration
+    ) throws {
         let known = Set(domain.settings.operations.keys)
         for (kind, policy) in domain.policies(globalRetry: configuration.kernel.retry) {
-            try validate(policy, plugin: domain.pluginName, kind: kind, known: known, file: configuration.file, section: "domains")
+            try validate(
+                policy,
+                plugin: domain.pluginName,
+                kind: kind,
+                known: known,
+                file: configuration.file,
+                section: "domains"
+            )
             book.set(policy, plugin: domain.pluginName, kind: kind)
         }
     }
 
     private static func validate(
-        _ policy: OperationPolicy, plugin: String, kind: String, known: Set<String>, file: String, section: String = "plugins"
+        _ policy: OperationPolicy,
+        plugin: String,
+        kind: String,
+        known: Set<String>,
+        file: String,
+        section: String = "plugins"
     ) throws {
         let path = "\(section).\(plugin).operations.\(kind)"
         for other in policy.coalesce.cancels.union(policy.coalesce.supersedes) where !known.contains(other) {
-            throw FerryError(.configuration, "\(file): \(path) refers to \(other), which is not an operation of \(plugin)")
+            throw FerryError(
+                .configuration,
+                "\(file): \(path) refers to \(other), which is not an operation of \(plugin)"
+            )
         }
         let retry = policy.retry
         guard retry.maxAttempts >= 1, retry.baseDelay >= 0, retry.maxDelay >= retry.baseDelay, retry.multiplier >= 1,

@@ -32,7 +32,9 @@ public struct PullSummary: Sendable, Equatable {
 
     public static func + (lhs: PullSummary, rhs: PullSummary) -> PullSummary {
         PullSummary(
-            upserted: lhs.upserted + rhs.upserted, deleted: lhs.deleted + rhs.deleted,
-            rebased: lhs.rebased + rhs.rebased)
+            upserted: lhs.upserted + rhs.upserted,
+            deleted: lhs.deleted + rhs.deleted,
+            rebased: lhs.rebased + rhs.rebased
+        )
     }
 }

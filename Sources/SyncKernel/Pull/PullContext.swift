@@ -36,8 +36,10 @@ public struct PullContext: Sendable {
     public func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
             db.cachedStatement(
-                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND state != 'dead' ORDER BY seq"),
-            arguments: [plugin, entity])
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND state != 'dead' ORDER BY seq"
+            ),
+            arguments: [plugin, entity]
+        )
     }
 }
 
@@ -46,7 +48,8 @@ public enum SyncCursors {
     public static func cursor(plugin: String, name: String, in db: Database) throws -> String? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT cursor FROM kernel_cursors WHERE plugin = ? AND name = ?"),
-            arguments: [plugin, name])
+            arguments: [plugin, name]
+        )
     }
 
     public static func save(_ cursor: String, plugin: String, name: String, now: Date, in db: Database) throws {

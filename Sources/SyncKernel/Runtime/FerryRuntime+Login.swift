@@ -24,9 +24,10 @@ extension FerryRuntime {
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(
                 db,
-                sql: "SELECT account, COUNT(*) AS n FROM kernel_operations WHERE account IS NOT NULL AND account != ? GROUP BY account",
-                arguments: [account])
-            {
+                sql:
+                    "SELECT account, COUNT(*) AS n FROM kernel_operations WHERE account IS NOT NULL AND account != ? GROUP BY account",
+                arguments: [account]
+            ) {
                 counts[row["account"]] = row["n"]
             }
             return counts
@@ -37,7 +38,10 @@ extension FerryRuntime {
     public func discardQueued(forAccount account: String) async throws -> Int {
         try await store.write { db in
             let sequences = try Int64.fetchAll(
-                db, sql: "SELECT seq FROM kernel_operations WHERE account = ? AND state != 'in_flight'", arguments: [account])
+                db,
+                sql: "SELECT seq FROM kernel_operations WHERE account = ? AND state != 'in_flight'",
+                arguments: [account]
+            )
             for sequence in sequences { try OutboxQueries.delete(sequence, in: db) }
             return sequences.count
         }

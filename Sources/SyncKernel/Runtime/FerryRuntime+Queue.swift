@@ -12,7 +12,8 @@ extension FerryRuntime {
                     SET state = 'pending', attempts = 0, next_attempt_at = ?, waiting_for = NULL, last_error = NULL
                     WHERE seq = ? AND state IN ('dead', 'pending')
                     """,
-                arguments: [now.timeIntervalSince1970, operation.sequence])
+                arguments: [now.timeIntervalSince1970, operation.sequence]
+            )
         }
     }
 
@@ -21,8 +22,10 @@ extension FerryRuntime {
         let now = clock.now()
         return try await store.write { db in
             try db.execute(
-                sql: "UPDATE kernel_operations SET state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL WHERE state = 'dead'",
-                arguments: [now.timeIntervalSince1970])
+                sql:
+                    "UPDATE kernel_operations SET state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL WHERE state = 'dead'",
+                arguments: [now.timeIntervalSince1970]
+            )
             return db.changesCount
         }
     }
@@ -37,7 +40,8 @@ extension FerryRuntime {
             try OutboxQueries.delete(operation.sequence, in: db)
             try db.execute(
                 sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
-                arguments: [operation.id.uuidString.lowercased()])
+                arguments: [operation.id.uuidString.lowercased()]
+            )
             try SyncCursors.reset(plugin: operation.plugin, in: db)
         }
     }

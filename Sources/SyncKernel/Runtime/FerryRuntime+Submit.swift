@@ -26,7 +26,9 @@ extension FerryRuntime {
             return try operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
         }
         for (operation, result) in zip(operations, results) {
-            events.emit(.enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result))
+            events.emit(
+                .enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result)
+            )
         }
         return results
     }
@@ -54,8 +56,12 @@ extension FerryRuntime {
     /// Sends `operation` now, without queueing it. Fails at once with `requires_connection`
     /// when its network requirement does not hold, and with the remote's reason otherwise.
     public func sendNow(_ operation: NewOperation) async throws -> SendOutcome {
-        guard let plugin = registry.plugin(named: operation.plugin), let transport = transport(for: operation.plugin) else {
-            throw FerryError(.plugin, "the \(operation.plugin) plugin is not enabled; enable it in \(configuration.file)")
+        guard let plugin = registry.plugin(named: operation.plugin), let transport = transport(for: operation.plugin)
+        else {
+            throw FerryError(
+                .plugin,
+                "the \(operation.plugin) plugin is not enabled; enable it in \(configuration.file)"
+            )
         }
         let policy = outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let state = await connectivity.current()
@@ -67,12 +73,27 @@ extension FerryRuntime {
         }
         let now = clock.now()
         let queued = QueuedOperation(
-            sequence: 0, id: UUID(), plugin: operation.plugin, kind: operation.kind, entity: operation.entity,
-            payload: operation.payload, base: operation.base, createdAt: now, attempts: 0, nextAttemptAt: now,
-            state: .inFlight, dispatched: true, force: false, requiresUnmetered: policy.requirement == .unmetered,
-            account: await credentials.account())
+            sequence: 0,
+            id: UUID(),
+            plugin: operation.plugin,
+            kind: operation.kind,
+            entity: operation.entity,
+            payload: operation.payload,
+            base: operation.base,
+            createdAt: now,
+            attempts: 0,
+            nextAttemptAt: now,
+            state: .inFlight,
+            dispatched: true,
+            force: false,
+            requiresUnmetered: policy.requirement == .unmetered,
+            account: await credentials.account()
+        )
         do {
-            return try await plugin.send(queued, context: SendContext(transport: transport, store: store, clock: clock, logger: logger))
+            return try await plugin.send(
+                queued,
+                context: SendContext(transport: transport, store: store, clock: clock, logger: logger)
+            )
         } catch {
             throw Self.explain(error, operation: operation, now: now)
         }
@@ -84,9 +105,17 @@ extension FerryRuntime {
         let what = "\(operation.plugin) \(operation.kind)"
         switch FailureClass.classify(error, now: now) {
         case .offline(let reason):
-            return FerryError(.requiresConnection, "\(what) requires a connection and the remote did not answer (\(reason)); nothing was changed", underlying: error)
+            return FerryError(
+                .requiresConnection,
+                "\(what) requires a connection and the remote did not answer (\(reason)); nothing was changed",
+                underlying: error
+            )
         case .unauthorized:
-            return FerryError(.needsLogin, "\(what) was refused: the session has ended; run `ferry auth login`", underlying: error)
+            return FerryError(
+                .needsLogin,
+                "\(what) was refused: the session has ended; run `ferry auth login`",
+                underlying: error
+            )
         case .transient(let reason, let retryAfter):
             let wait = retryAfter.map { "; try again in \(Int($0.rounded(.up))) s" } ?? "; try again later"
             return FerryError(.remoteUnavailable, "\(what) failed: \(reason)\(wait)", underlying: error)

@@ -40,9 +40,15 @@ public final class FerryRuntime: Sendable {
     }
 
     private init(
-        configuration: FerryConfiguration, store: FerryStore, registry: PluginRegistry, events: EventBus,
-        clock: any KernelClock, connectivity: any ConnectivityMonitor, logger: Logger,
-        credentials: any CredentialProvider, transports: [String: HTTPTransport]
+        configuration: FerryConfiguration,
+        store: FerryStore,
+        registry: PluginRegistry,
+        events: EventBus,
+        clock: any KernelClock,
+        connectivity: any ConnectivityMonitor,
+        logger: Logger,
+        credentials: any CredentialProvider,
+        transports: [String: HTTPTransport]
     ) {
         self.configuration = configuration
         self.store = store
@@ -67,10 +73,13 @@ public final class FerryRuntime: Sendable {
         let types = try PluginRegistry.enabledTypes(pluginTypes, in: configuration)
         var policies = try PluginRegistry.policies(for: types, in: configuration)
         let migrations = types.flatMap { $0.migrations }
-        let store = try existing ?? FerryStore.open(
-            at: configuration.dataDirectory.appendingPathComponent("ferry.sqlite").path,
-            durability: configuration.kernel.durability,
-            migrations: migrations)
+        let store =
+            try existing
+            ?? FerryStore.open(
+                at: configuration.dataDirectory.appendingPathComponent("ferry.sqlite").path,
+                durability: configuration.kernel.durability,
+                migrations: migrations
+            )
         let broker = CredentialBroker()
         let events = EventBus()
         let timeout = configuration.kernel.sync.requestTimeout.value
@@ -80,25 +89,44 @@ public final class FerryRuntime: Sendable {
         for type in types {
             let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
             let transport = HTTPTransport(
-                baseURL: { try await resolver.url(for: remote) }, credentials: broker, timeout: timeout,
-                executor: options.executor, logger: options.logger)
+                baseURL: { try await resolver.url(for: remote) },
+                credentials: broker,
+                timeout: timeout,
+                executor: options.executor,
+                logger: options.logger
+            )
             transports[type.name] = transport
             let directory = configuration.dataDirectory.appendingPathComponent(type.name)
             let context = PluginContext(
-                name: type.name, store: store, transport: transport, directory: directory, events: events,
-                clock: options.clock, logger: options.logger)
+                name: type.name,
+                store: store,
+                transport: transport,
+                directory: directory,
+                events: events,
+                clock: options.clock,
+                logger: options.logger
+            )
             plugins.append(try build(type, configuration: configuration, context: context))
         }
         for (name, declared) in configuration.domains.sorted(by: { $0.key < $1.key }) {
             let remote = declared.remote ?? configuration.kernel.server
             let transport = HTTPTransport(
-                baseURL: { try await resolver.url(for: remote) }, credentials: broker, timeout: timeout,
-                executor: options.executor, logger: options.logger)
+                baseURL: { try await resolver.url(for: remote) },
+                credentials: broker,
+                timeout: timeout,
+                executor: options.executor,
+                logger: options.logger
+            )
             transports[name] = transport
             let context = PluginContext(
-                name: name, store: store, transport: transport,
-                directory: configuration.dataDirectory.appendingPathComponent(name), events: events,
-                clock: options.clock, logger: options.logger)
+                name: name,
+                store: store,
+                transport: transport,
+                directory: configuration.dataDirectory.appendingPathComponent(name),
+                events: events,
+                clock: options.clock,
+                logger: options.logger
+            )
             let domain = DeclaredDomain(settings: declared, context: context)
             try PluginRegistry.register(domain, into: &policies, in: configuration)
             plugins.append(domain)
@@ -107,21 +135,31 @@ public final class FerryRuntime: Sendable {
         let settings = SettingsStore(store: store)
         let remotes = Set(
             types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server }
-                + configuration.domains.values.map { $0.remote ?? configuration.kernel.server })
-        let base = options.connectivity ?? ProbeConnectivity(
-            probeURLs: { await resolver.urls(for: remotes) },
-            interval: configuration.kernel.network.probeInterval.value,
-            clock: options.clock)
+                + configuration.domains.values.map { $0.remote ?? configuration.kernel.server }
+        )
+        let base =
+            options.connectivity
+            ?? ProbeConnectivity(
+                probeURLs: { await resolver.urls(for: remotes) },
+                interval: configuration.kernel.network.probeInterval.value,
+                clock: options.clock
+            )
         if configuration.kernel.network.mode != .auto,
             try await settings.value(NetworkOverride.self, for: ForcedConnectivity.SettingsKey.reachability) == nil
         {
             try await settings.set(configuration.kernel.network.mode, for: ForcedConnectivity.SettingsKey.reachability)
         }
         return FerryRuntime(
-            configuration: configuration, store: store,
-            registry: PluginRegistry(plugins: plugins, policies: policies), events: events, clock: options.clock,
-            connectivity: ForcedConnectivity(base: base, settings: settings), logger: options.logger,
-            credentials: broker, transports: transports)
+            configuration: configuration,
+            store: store,
+            registry: PluginRegistry(plugins: plugins, policies: policies),
+            events: events,
+            clock: options.clock,
+            connectivity: ForcedConnectivity(base: base, settings: settings),
+            logger: options.logger,
+            credentials: broker,
+            transports: transports
+        )
     }
 
     private static func build<P: SyncPlugin>(
@@ -177,7 +215,8 @@ extension FerryRuntime {
         guard let plugin = registry.plugin(named: P.name) as? P else {
             throw FerryError(
                 .configuration,
-                "the \(P.name) plugin is not enabled; add `\(P.name): {enabled: true}` under plugins: in \(configuration.file)")
+                "the \(P.name) plugin is not enabled; add `\(P.name): {enabled: true}` under plugins: in \(configuration.file)"
+            )
         }
         return plugin
     }

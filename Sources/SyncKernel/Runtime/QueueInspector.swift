@@ -38,7 +38,8 @@ public struct QueueInspector: Sendable {
                 // Counters kept by triggers (kernel.v1.operation_counts): a few rows, whatever the queue's length.
                 let rows = try Row.fetchAll(
                     db.cachedStatement(sql: "SELECT state, n FROM kernel_operation_counts WHERE plugin = ?"),
-                    arguments: [name])
+                    arguments: [name]
+                )
                 for row in rows {
                     let count: Int = row["n"]
                     switch OperationState(rawValue: row["state"]) {
@@ -51,15 +52,27 @@ public struct QueueInspector: Sendable {
                     }
                 }
                 // Waiting operations are few; the partial index kernel_operations_waiting holds only them.
-                status.waitingForConnectivity = try Int.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'connectivity'"),
-                    arguments: [name]) ?? 0
-                status.backingOff = try Int.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?"),
-                    arguments: [name, now.timeIntervalSince1970]) ?? 0
-                if let row = try Row.fetchOne(db, sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?", arguments: [name]) {
+                status.waitingForConnectivity =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'connectivity'"
+                        ),
+                        arguments: [name]
+                    ) ?? 0
+                status.backingOff =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?"
+                        ),
+                        arguments: [name, now.timeIntervalSince1970]
+                    ) ?? 0
+                if let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?",
+                    arguments: [name]
+                ) {
                     status.needsLogin = row["needs_login"]
                     status.lastSync = (row["last_sync_at"] as Double?).map(Date.init(timeIntervalSince1970:))
                 }
@@ -70,12 +83,22 @@ public struct QueueInspector: Sendable {
     }
 
     /// Operations, oldest first, optionally of one plugin or state.
-    public func list(plugin: String? = nil, state: OperationState? = nil, limit: Int = 100) async throws -> [QueuedOperation] {
+    public func list(
+        plugin: String? = nil,
+        state: OperationState? = nil,
+        limit: Int = 100
+    ) async throws -> [QueuedOperation] {
         try await runtime.store.read { db in
             var sql = "SELECT * FROM kernel_operations WHERE 1"
             var arguments: StatementArguments = []
-            if let plugin { sql += " AND plugin = ?"; arguments += [plugin] }
-            if let state { sql += " AND state = ?"; arguments += [state.rawValue] }
+            if let plugin {
+                sql += " AND plugin = ?"
+                arguments += [plugin]
+            }
+            if let state {
+                sql += " AND state = ?"
+                arguments += [state.rawValue]
+            }
             sql += " ORDER BY seq LIMIT ?"
             arguments += [limit]
             return try QueuedOperation.fetchAll(db, sql: sql, arguments: arguments)
@@ -86,7 +109,10 @@ public struct QueueInspector: Sendable {
     public func find(_ id: String) async throws -> QueuedOperation {
         let matches = try await runtime.store.read { db in
             try QueuedOperation.fetchAll(
-                db, sql: "SELECT * FROM kernel_operations WHERE id LIKE ? LIMIT 2", arguments: [id.lowercased() + "%"])
+                db,
+                sql: "SELECT * FROM kernel_operations WHERE id LIKE ? LIMIT 2",
+                arguments: [id.lowercased() + "%"]
+            )
         }
         guard let first = matches.first else {
             throw FerryError(.notFound, "no queued operation \(id); `ferry queue list` shows them")
@@ -103,7 +129,8 @@ public struct QueueInspector: Sendable {
         let attempts = "attempt \(operation.attempts) of \(policy.retry.maxAttempts)"
         switch operation.state {
         case .dead:
-            return "dead after \(operation.attempts) attempt(s): \(operation.lastError ?? "no reason given"); `ferry queue retry \(operation.shortID)` sends it again, `ferry queue discard \(operation.shortID)` drops it"
+            return
+                "dead after \(operation.attempts) attempt(s): \(operation.lastError ?? "no reason given"); `ferry queue retry \(operation.shortID)` sends it again, `ferry queue discard \(operation.shortID)` drops it"
         case .conflict:
             return "waiting for a conflict to be resolved: `ferry conflicts list`"
         case .inFlight:
@@ -111,20 +138,30 @@ public struct QueueInspector: Sendable {
         case .queued:
             let ahead = try await runtime.store.read { db in
                 try QueuedOperation.fetchOne(
-                    db, sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq < ? ORDER BY seq LIMIT 1",
-                    arguments: [operation.plugin, operation.entity, operation.sequence])
+                    db,
+                    sql:
+                        "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq < ? ORDER BY seq LIMIT 1",
+                    arguments: [operation.plugin, operation.entity, operation.sequence]
+                )
             }
             guard let ahead else { return "queued" }
-            return "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
+            return
+                "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
         case .pending:
             let plugin = operation.plugin
             let held = try await runtime.store.read { db in
-                try Bool.fetchOne(db, sql: "SELECT needs_login FROM kernel_plugin_state WHERE plugin = ?", arguments: [plugin]) ?? false
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT needs_login FROM kernel_plugin_state WHERE plugin = ?",
+                    arguments: [plugin]
+                ) ?? false
             }
             if held { return "needs login: the session ended; run `ferry auth login`" }
             let state = await runtime.connectivity.current()
             if !state.reachable { return "offline: waiting for a connection" }
-            if operation.requiresUnmetered && state.metered { return "needs an unmetered network (Wi-Fi or wired); the link is metered" }
+            if operation.requiresUnmetered && state.metered {
+                return "needs an unmetered network (Wi-Fi or wired); the link is metered"
+            }
             let now = runtime.clock.now()
             if operation.nextAttemptAt > now {
                 let when = ISO8601DateFormatter().string(from: operation.nextAttemptAt)

@@ -15,12 +15,16 @@ public struct SettingsStore: Sendable {
         try await store.read { db in try Self.text(for: key, in: db).flatMap(T.init(rawValue:)) }
     }
 
-    public func set<T: RawRepresentable & Sendable>(_ value: T?, for key: String) async throws where T.RawValue == String {
+    public func set<T: RawRepresentable & Sendable>(_ value: T?, for key: String) async throws
+    where T.RawValue == String {
         try await store.write { db in try Self.set(value?.rawValue, for: key, in: db) }
     }
 
     public static func text(for key: String, in db: Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM kernel_settings WHERE key = ?"), arguments: [key])
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM kernel_settings WHERE key = ?"),
+            arguments: [key]
+        )
     }
 
     public static func set(_ text: String?, for key: String, in db: Database) throws {

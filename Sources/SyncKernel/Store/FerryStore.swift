@@ -48,7 +48,10 @@ public final class FerryStore: Sendable {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerSafetyNetPages)")
                 let level = try Int.fetchOne(db, sql: "PRAGMA synchronous")
                 guard level == (durability == .full ? 2 : 1) else {
-                    throw FerryError(.storage, "SQLite refused synchronous=\(durability.rawValue) on \(path) (it reports \(level ?? -1))")
+                    throw FerryError(
+                        .storage,
+                        "SQLite refused synchronous=\(durability.rawValue) on \(path) (it reports \(level ?? -1))"
+                    )
                 }
             }
             let store = FerryStore(writer: pool, path: path, checkpointer: try WALCheckpointer(path: path))

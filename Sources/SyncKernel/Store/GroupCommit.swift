@@ -50,7 +50,8 @@ final class GroupCommit: Sendable {
                     case .success(let value)? where transactionError == nil: continuation.resume(returning: value)
                     default: continuation.resume(throwing: transactionError ?? CancellationError())
                     }
-                })
+                }
+            )
             submit(job)
         }
     }

@@ -35,7 +35,8 @@ enum KernelMigrations {
                 CREATE INDEX kernel_operations_ready ON kernel_operations(next_attempt_at, seq)
                     WHERE state = 'pending';
                 CREATE INDEX kernel_operations_state ON kernel_operations(state, plugin);
-                """)
+                """
+        )
     }
 
     static let conflicts = StoreMigration("kernel.v1.conflicts") { db in
@@ -57,7 +58,8 @@ enum KernelMigrations {
                     resolved_at REAL
                 );
                 CREATE INDEX kernel_conflicts_open ON kernel_conflicts(plugin, outcome);
-                """)
+                """
+        )
     }
 
     static let cursors = StoreMigration("kernel.v1.cursors") { db in
@@ -70,7 +72,8 @@ enum KernelMigrations {
                     updated_at REAL NOT NULL,
                     PRIMARY KEY (plugin, name)
                 );
-                """)
+                """
+        )
     }
 
     static let idMappings = StoreMigration("kernel.v1.id_mappings") { db in
@@ -83,7 +86,8 @@ enum KernelMigrations {
                     created_at REAL NOT NULL,
                     PRIMARY KEY (plugin, local_id)
                 );
-                """)
+                """
+        )
     }
 
     static let settings = StoreMigration("kernel.v1.settings") { db in
@@ -93,7 +97,8 @@ enum KernelMigrations {
                     key TEXT PRIMARY KEY,
                     value TEXT NOT NULL
                 );
-                """)
+                """
+        )
     }
 
     static let pluginState = StoreMigration("kernel.v1.plugin_state") { db in
@@ -106,7 +111,8 @@ enum KernelMigrations {
                     last_sync_at REAL,
                     last_error TEXT
                 );
-                """)
+                """
+        )
     }
 
     /// Counters per plugin and state, kept by triggers, so `ferry status` reads a few rows
@@ -135,7 +141,8 @@ enum KernelMigrations {
                     INSERT INTO kernel_operation_counts (plugin, state, n) VALUES (NEW.plugin, NEW.state, 1)
                         ON CONFLICT (plugin, state) DO UPDATE SET n = n + 1;
                 END;
-                """)
+                """
+        )
     }
 
     /// Pending operations that wait (for connectivity, a backoff or a login): few, even
@@ -145,6 +152,7 @@ enum KernelMigrations {
             sql: """
                 CREATE INDEX kernel_operations_waiting ON kernel_operations(plugin, waiting_for, next_attempt_at)
                     WHERE state = 'pending' AND waiting_for IS NOT NULL;
-                """)
+                """
+        )
     }
 }

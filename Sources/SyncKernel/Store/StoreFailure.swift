@@ -20,7 +20,11 @@ enum StoreFailure {
                 underlying: error
             )
         default:
-            return FerryError(.storage, "could not \(action): \(database.message ?? "\(database.resultCode)")", underlying: error)
+            return FerryError(
+                .storage,
+                "could not \(action): \(database.message ?? "\(database.resultCode)")",
+                underlying: error
+            )
         }
     }
 }

@@ -45,7 +45,10 @@ public struct AsyncHTTPExecutor: HTTPExecutor {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         do {
-            let response = try await Self.client.execute(outgoing, timeout: .milliseconds(Int64(request.timeout * 1000)))
+            let response = try await Self.client.execute(
+                outgoing,
+                timeout: .milliseconds(Int64(request.timeout * 1000))
+            )
             let body = try await response.body.collect(upTo: maxBodyBytes)
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
@@ -53,7 +56,9 @@ public struct AsyncHTTPExecutor: HTTPExecutor {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
+            throw TransportFailure(
+                reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
+            )
         }
     }
 
@@ -75,7 +80,9 @@ public struct AsyncHTTPExecutor: HTTPExecutor {
         let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("refused") { return "connection refused" }
         if text.localizedCaseInsensitiveContains("reset") { return "connection reset" }
-        if text.localizedCaseInsensitiveContains("dns") || text.contains("resolve") { return "the host name did not resolve" }
+        if text.localizedCaseInsensitiveContains("dns") || text.contains("resolve") {
+            return "the host name did not resolve"
+        }
         if text.contains("NIOSSL") || text.contains("TLS") { return "the secure connection failed" }
         return text
     }

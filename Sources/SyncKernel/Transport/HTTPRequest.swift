@@ -39,8 +39,12 @@ public struct HTTPRequest: Sendable {
         idempotencyKey: String? = nil
     ) throws -> HTTPRequest {
         HTTPRequest(
-            method, path, headers: [("Content-Type", "application/json")],
-            body: try JSONEncoder.ferry.encode(value), idempotencyKey: idempotencyKey)
+            method,
+            path,
+            headers: [("Content-Type", "application/json")],
+            body: try JSONEncoder.ferry.encode(value),
+            idempotencyKey: idempotencyKey
+        )
     }
 }
 

@@ -43,8 +43,13 @@ public struct HTTPTransport: Sendable {
     /// The same transport with other credentials (or none).
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
         HTTPTransport(
-            baseURL: baseURL, credentials: credentials, timeout: timeout, maxBodyBytes: maxBodyBytes, executor: executor,
-            logger: logger)
+            baseURL: baseURL,
+            credentials: credentials,
+            timeout: timeout,
+            maxBodyBytes: maxBodyBytes,
+            executor: executor,
+            logger: logger
+        )
     }
 
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
@@ -76,14 +81,20 @@ public struct HTTPTransport: Sendable {
             headers.append(("X-Acting-As-Member", member))
         }
         let prepared = PreparedRequest(
-            method: request.method, url: try await resolve(request), headers: headers, body: request.body, timeout: timeout)
+            method: request.method,
+            url: try await resolve(request),
+            headers: headers,
+            body: request.body,
+            timeout: timeout
+        )
         let response = try await executor.execute(prepared, maxBodyBytes: maxBodyBytes)
         logger.debug("\(request.method) \(request.path) -> \(response.status)")
         return response
     }
 
     private func resolve(_ request: HTTPRequest) async throws -> String {
-        var url = request.path.hasPrefix("http://") || request.path.hasPrefix("https://")
+        var url =
+            request.path.hasPrefix("http://") || request.path.hasPrefix("https://")
             ? request.path : try await baseURL().trimmingSuffix("/") + request.path
         if !request.query.isEmpty {
             var components = URLComponents()

@@ -12,7 +12,8 @@ struct TestServer {
 
     /// Starts a server with fast password hashing and short demo tracks.
     static func start(
-        seedDemo: Bool = true, faults: FaultSettings = .init(),
+        seedDemo: Bool = true,
+        faults: FaultSettings = .init(),
         configure: (inout FerryServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = TestClock()
@@ -28,8 +29,13 @@ struct TestServer {
 
     /// Sends a request; `json` is serialized with JSONSerialization, `body` is sent as is.
     func request(
-        _ method: HTTPMethod, _ path: String, json: Any? = nil, body: Data? = nil, token: String? = nil,
-        headers: [String: String] = [:], timeout: TimeAmount = .seconds(10)
+        _ method: HTTPMethod,
+        _ path: String,
+        json: Any? = nil,
+        body: Data? = nil,
+        token: String? = nil,
+        headers: [String: String] = [:],
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> TestResponse {
         var request = HTTPClientRequest(url: server.baseURL + path)
         request.method = method
@@ -48,14 +54,20 @@ struct TestServer {
         let buffer = try await response.body.collect(upTo: 64 << 20)
         var responseHeaders: [String: String] = [:]
         for header in response.headers { responseHeaders[header.name.lowercased()] = header.value }
-        return TestResponse(status: Int(response.status.code), headers: responseHeaders, body: Data(buffer.readableBytesView))
+        return TestResponse(
+            status: Int(response.status.code),
+            headers: responseHeaders,
+            body: Data(buffer.readableBytesView)
+        )
     }
 
     /// Logs in and returns the access token.
     func login(_ username: String = "demo", _ password: String = "demo-password") async throws -> String {
         let response = try await request(.POST, "/v1/auth/login", json: ["username": username, "password": password])
         guard let token = response.object["access_token"] as? String else {
-            throw TestFailure("login as \(username) failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+            throw TestFailure(
+                "login as \(username) failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))"
+            )
         }
         return token
     }

@@ -65,9 +65,13 @@ final class ItemServer: Sendable {
             router: server.router(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "item-server", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger(label: "item-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await app.run(); return nil }
+            group.addTask {
+                try await app.run()
+                return nil
+            }
             var iterator = ports.makeAsyncIterator()
             let port = await iterator.next() ?? 0
             let result = try await body(server, "http://127.0.0.1:\(port)")
@@ -85,7 +89,9 @@ final class ItemServer: Sendable {
         router.post("/items") { request, context in try await self.create(request, context) }
         router.put("/saved/:key") { request, context in try await self.save(request, context, saved: true) }
         router.delete("/saved/:key") { request, context in try await self.save(request, context, saved: false) }
-        router.post("/ping") { request, context in try await self.respond(request, context) { _ in (200, Data("{}".utf8)) } }
+        router.post("/ping") { request, context in
+            try await self.respond(request, context) { _ in (200, Data("{}".utf8)) }
+        }
         return router
     }
 
@@ -102,7 +108,10 @@ final class ItemServer: Sendable {
             state.log.append(line)
             if let key, let reply = state.replies[key] {
                 guard reply.body == body else {
-                    return (422, Data(#"{"error":{"code":"idempotency_key_reused","message":"reused","details":{}}}"#.utf8), [:])
+                    return (
+                        422, Data(#"{"error":{"code":"idempotency_key_reused","message":"reused","details":{}}}"#.utf8),
+                        [:]
+                    )
                 }
                 return (reply.status, reply.response, ["Idempotent-Replayed": "true"])
             }
@@ -120,19 +129,33 @@ final class ItemServer: Sendable {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
-        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: response)))
+        return Response(
+            status: .init(code: status),
+            headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: response))
+        )
     }
 
     private func write(_ request: Request, _ context: BasicRequestContext, merge: Bool) async throws -> Response {
         let key = context.parameters.get("key") ?? ""
-        let ifMatch = request.headers[.ifMatch].map { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) ?? -1 }
+        let ifMatch = request.headers[.ifMatch].map {
+            Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) ?? -1
+        }
         return try await respond(request, context) { body in
             let value = (try? JSONDecoder().decode([String: String?].self, from: body))?["value"] ?? nil
             return self.state.withLock { state in
                 let current = state.items[key]
                 if let ifMatch, ifMatch != (current?.version ?? 0) {
-                    let details = current.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
-                    return (412, Data(#"{"error":{"code":"version_mismatch","message":"stale version","details":{"current":\#(details)}}}"#.utf8))
+                    let details =
+                        current.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+                        ?? "null"
+                    return (
+                        412,
+                        Data(
+                            #"{"error":{"code":"version_mismatch","message":"stale version","details":{"current":\#(details)}}}"#
+                                .utf8
+                        )
+                    )
                 }
                 var item = current ?? Item(key: key, value: nil, version: 0)
                 item.value = merge ? (value ?? item.value) : value
@@ -187,7 +210,10 @@ final class ItemServer: Sendable {
             let start = since.flatMap(Int.init) ?? 0
             let keys = start < state.changes.count ? Array(Set(state.changes[start...])).sorted() : []
             let items = keys.compactMap { state.items[$0] }
-            struct Page: Encodable { let items: [Item]; let cursor: String }
+            struct Page: Encodable {
+                let items: [Item]
+                let cursor: String
+            }
             return (try? JSONEncoder().encode(Page(items: items, cursor: String(state.changes.count)))) ?? Data()
         }
         var fields = HTTPFields()

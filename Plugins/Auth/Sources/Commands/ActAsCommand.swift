@@ -6,7 +6,8 @@ struct ActAsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "act-as",
         abstract: "Act as a managed member (sent as X-Acting-As-Member), or as yourself with --self.",
-        discussion: "No server round trip: the server checks the right on each request.")
+        discussion: "No server round trip: the server checks the right on each request."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The managed member's id.") var member: String?

@@ -6,5 +6,6 @@ struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Sign in, sign out, see the session, act as a managed member.",
-        subcommands: [LoginCommand.self, LogoutCommand.self, StatusCommand.self, WhoamiCommand.self, ActAsCommand.self])
+        subcommands: [LoginCommand.self, LogoutCommand.self, StatusCommand.self, WhoamiCommand.self, ActAsCommand.self]
+    )
 }

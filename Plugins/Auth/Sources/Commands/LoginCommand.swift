@@ -7,7 +7,9 @@ struct LoginCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in; queued work waiting for a login resumes.",
-        discussion: "The password is asked for without echo, or read from standard input with --password-stdin, or from $FERRY_PASSWORD.")
+        discussion:
+            "The password is asked for without echo, or read from standard input with --password-stdin, or from $FERRY_PASSWORD."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The username (asked for when left out).") var username: String?
@@ -42,7 +44,10 @@ struct LoginCommand: RuntimeCommand {
             return fromEnvironment
         }
         guard let typed = Terminal.askSecret("password: "), !typed.isEmpty else {
-            throw FerryError(.usage, "no password given; type it at the prompt, pipe it with --password-stdin, or set FERRY_PASSWORD")
+            throw FerryError(
+                .usage,
+                "no password given; type it at the prompt, pipe it with --password-stdin, or set FERRY_PASSWORD"
+            )
         }
         return typed
     }
@@ -57,9 +62,13 @@ struct LoginCommand: RuntimeCommand {
             guard Terminal.isInteractive else {
                 throw FerryError(
                     .usage,
-                    "signed in, but work is queued for another account (\(description)); run login again with --keep-queued (it waits for that account) or --discard-queued")
+                    "signed in, but work is queued for another account (\(description)); run login again with --keep-queued (it waits for that account) or --discard-queued"
+                )
             }
-            discard = Output.confirm("Work is queued for another account (\(description)). Discard it? (no keeps it for that account)", assumeYes: false)
+            discard = Output.confirm(
+                "Work is queued for another account (\(description)). Discard it? (no keeps it for that account)",
+                assumeYes: false
+            )
         }
         if discard {
             var dropped = 0

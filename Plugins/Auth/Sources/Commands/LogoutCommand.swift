@@ -6,7 +6,8 @@ import SyncKernel
 struct LogoutCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
-        abstract: "Sign out. Queued work is kept and waits for the next login of the same user.")
+        abstract: "Sign out. Queued work is kept and waits for the next login of the same user."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Do not ask for confirmation.") var yes = false
@@ -19,13 +20,16 @@ struct LogoutCommand: RuntimeCommand {
         }
         let plugins = runtime.registry.plugins
         let atRisk = try await runtime.store.read { db in try plugins.compactMap { try $0.localDataAtRisk(in: db) } }
-        let question = atRisk.isEmpty
+        let question =
+            atRisk.isEmpty
             ? "Sign out?"
             : "Signing out will remove \(atRisk.joined(separator: ", ")). Are you sure?"
         guard Output.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
         let told = try await auth.logout()
         try await runtime.holdAllForLogin(reason: "signed out")
-        let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) { $0 + $1.pending + $1.queued }
+        let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) {
+            $0 + $1.pending + $1.queued
+        }
         print("signed out\(told ? "" : " here (the server could not be reached; its session expires by itself)")")
         if pending > 0 { print("\(pending) queued operation(s) wait for the next login") }
     }

@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry auth status`: who, until when, and whether the remote confirmed it.
 struct StatusCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the session: who, token expiry, online or offline, last verified.")
+        commandName: "status",
+        abstract: "Show the session: who, token expiry, online or offline, last verified."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,7 +23,12 @@ struct StatusCommand: RuntimeCommand {
                 let session: SessionView?
             }
             return try Output(json: true).printJSON(
-                Report(signedIn: session?.isActive == true, verification: verification.word, session: session.map { SessionView($0, now: now) }))
+                Report(
+                    signedIn: session?.isActive == true,
+                    verification: verification.word,
+                    session: session.map { SessionView($0, now: now) }
+                )
+            )
         }
         guard let session else { return print("nobody is signed in; run `ferry auth login`") }
         let view = SessionView(session, now: now)

@@ -284,7 +284,9 @@ public enum FamilyCache {
             )
             guard vote.state == "pending" else { return vote }
             let operation = try Outbox.operations(
-                plugin: FamilyPlugin.name, entity: "\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)", in: db
+                plugin: FamilyPlugin.name,
+                entity: "\(vote.roundID)/\(vote.tmdbID)/\(vote.memberKey)",
+                in: db
             ).last { $0.kind == "vote" }
             if let operation, operation.state == .dead {
                 vote.state = "failed"

@@ -37,7 +37,9 @@ struct MoviesPendingCommand: RuntimeCommand {
                     print("  settle it with: ferry movies resolve \(movie.id) --tmdb \(first.tmdbId)")
                 } else {
                     print("  no candidates: find its TMDB id (the number in its themoviedb.org address) and run")
-                    print("  ferry movies resolve \(movie.id) --tmdb N, or drop it with ferry movies remove \(movie.id)")
+                    print(
+                        "  ferry movies resolve \(movie.id) --tmdb N, or drop it with ferry movies remove \(movie.id)"
+                    )
                 }
             }
         }

@@ -37,14 +37,18 @@ struct MoviesPeopleCommand: RuntimeCommand {
 /// `ferry people`: the people behind the movie list, as a group of its own.
 struct PeopleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "people", abstract: "The people who recommended movies (the movies plugin).",
-        subcommands: [PeopleListCommand.self])
+        commandName: "people",
+        abstract: "The people who recommended movies (the movies plugin).",
+        subcommands: [PeopleListCommand.self]
+    )
 }
 
 /// `ferry people list`: the same as `ferry movies people`.
 struct PeopleListCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the people who recommended your movies (from the local list).")
+        commandName: "list",
+        abstract: "List the people who recommended your movies (from the local list)."
+    )
 
     @OptionGroup var global: GlobalOptions
 

@@ -7,12 +7,15 @@ struct AddRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a recipe you wrote (a JSON file with a \"title\"); it is saved and uploaded in the background.",
-        discussion: "The file's \"id\" is kept when present, otherwise a new id is chosen. The photo (PNG, JPEG, GIF, WebP or HEIC, up to 8 MiB) is stored beside the recipe and uploaded with it."
+        discussion:
+            "The file's \"id\" is kept when present, otherwise a new id is chosen. The photo (PNG, JPEG, GIF, WebP or HEIC, up to 8 MiB) is stored beside the recipe and uploaded with it."
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The recipe as a JSON object, e.g. {\"title\": \"Soup\", \"ingredients\": [...], \"steps\": [...]}.")
+    @Argument(
+        help: "The recipe as a JSON object, e.g. {\"title\": \"Soup\", \"ingredients\": [...], \"steps\": [...]}."
+    )
     var file: String
 
     @Option(help: "A photo of the dish.")

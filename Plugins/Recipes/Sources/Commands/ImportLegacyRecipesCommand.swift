@@ -7,7 +7,8 @@ struct ImportLegacyRecipesCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-legacy",
         abstract: "Import saved recipes from an older layout, once (running it again changes nothing).",
-        discussion: "DIR holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png."
+        discussion:
+            "DIR holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -22,7 +23,8 @@ struct ImportLegacyRecipesCommand: RuntimeCommand {
             return
         }
         print(
-            "imported \(report.imported) saved recipe\(report.imported == 1 ? "" : "s") (\(report.documents) documents, \(report.photos) photos, \(report.savesQueued) saves to sync); \(report.alreadyImported) already imported before")
+            "imported \(report.imported) saved recipe\(report.imported == 1 ? "" : "s") (\(report.documents) documents, \(report.photos) photos, \(report.savesQueued) saves to sync); \(report.alreadyImported) already imported before"
+        )
         for problem in report.problems { Output.warn("recipes: \(problem)") }
     }
 }

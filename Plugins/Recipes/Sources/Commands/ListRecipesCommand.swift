@@ -7,7 +7,8 @@ struct ListRecipesCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the recipes in the local cache, with their saved state and unsent work.",
-        discussion: "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached."
+        discussion:
+            "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -39,24 +40,30 @@ struct ListRecipesCommand: RuntimeCommand {
             print(
                 saved
                     ? "no saved recipes here; save one with `ferry recipes save ID`"
-                    : "no recipes cached yet; run `ferry run --once` (or `ferry recipes list --refresh`) while online")
+                    : "no recipes cached yet; run `ferry run --once` (or `ferry recipes list --refresh`) while online"
+            )
         } else {
             output.table(
                 ["ID", "TITLE", "SAVED", "SYNC"],
                 listing.recipes.map { item in
                     [item.id, item.title ?? "(not fetched yet)", item.saved ? "yes" : "", Self.sync(item)]
-                })
+                }
+            )
         }
         let now = runtime.clock.now()
         let count = listing.recipes.count
-        let last = listing.lastSyncedAt.map { "last synced \(Output.relative($0, now: now))" } ?? "never synced with the server"
+        let last =
+            listing.lastSyncedAt.map { "last synced \(Output.relative($0, now: now))" }
+            ?? "never synced with the server"
         print("\(count) recipe\(count == 1 ? "" : "s") from the local cache; \(last)")
     }
 
     static func sync(_ item: RecipeListing.Item) -> String {
         var parts: [String] = []
         if !item.pending.isEmpty { parts.append("waiting: " + item.pending.joined(separator: ", ")) }
-        if !item.failed.isEmpty { parts.append("failed: " + item.failed.joined(separator: ", ") + " (see ferry queue)") }
+        if !item.failed.isEmpty {
+            parts.append("failed: " + item.failed.joined(separator: ", ") + " (see ferry queue)")
+        }
         if parts.isEmpty { return item.onServer ? "synced" : "local only" }
         return parts.joined(separator: "; ")
     }

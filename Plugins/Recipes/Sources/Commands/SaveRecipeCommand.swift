@@ -5,7 +5,9 @@ import SyncKernel
 /// `ferry recipes save ID`.
 struct SaveRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
-        commandName: "save", abstract: "Save a recipe: answers at once, synced in the background.")
+        commandName: "save",
+        abstract: "Save a recipe: answers at once, synced in the background."
+    )
 
     @OptionGroup var global: GlobalOptions
 

@@ -37,7 +37,9 @@ struct ShowRecipeCommand: RuntimeCommand {
         }
         if let photo = detail.photoPath { lines.append("photo: \(photo)") }
         if !detail.pending.isEmpty { lines.append("waiting to sync: \(detail.pending.joined(separator: ", "))") }
-        if !detail.failed.isEmpty { lines.append("refused by the server: \(detail.failed.joined(separator: ", ")) (see `ferry queue list`)") }
+        if !detail.failed.isEmpty {
+            lines.append("refused by the server: \(detail.failed.joined(separator: ", ")) (see `ferry queue list`)")
+        }
         print(lines.joined(separator: "\n"))
     }
 }

@@ -7,7 +7,8 @@ struct ToggleRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "toggle",
         abstract: "Save a recipe if it is not saved, unsave it if it is.",
-        discussion: "Rapid toggles send at most one operation: an unsent save followed by an unsave sends nothing.")
+        discussion: "Rapid toggles send at most one operation: an unsent save followed by an unsave sends nothing."
+    )
 
     @OptionGroup var global: GlobalOptions
 

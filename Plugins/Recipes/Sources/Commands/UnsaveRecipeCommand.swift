@@ -6,7 +6,8 @@ import SyncKernel
 struct UnsaveRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "unsave",
-        abstract: "Unsave a recipe: answers at once, synced in the background; its photo goes unless you created it.")
+        abstract: "Unsave a recipe: answers at once, synced in the background; its photo goes unless you created it."
+    )
 
     @OptionGroup var global: GlobalOptions
 

@@ -27,16 +27,23 @@ struct LegacyLayout {
     init(folder: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw FerryError(.usage, "\(folder) is not a folder; name the folder that holds saved_recipe_ids.json and recipes/")
+            throw FerryError(
+                .usage,
+                "\(folder) is not a folder; name the folder that holds saved_recipe_ids.json and recipes/"
+            )
         }
         let root = URL(fileURLWithPath: folder, isDirectory: true)
         guard let savedList = Self.firstExisting(["saved_recipe_ids.json", "saved_recipe_ids_v2.json"], in: root) else {
             throw FerryError(
                 .usage,
-                "\(folder) has no saved_recipe_ids.json; the legacy layout is a JSON list of saved ids (saved_recipe_ids.json) and a recipes/ folder of <id>.json files")
+                "\(folder) has no saved_recipe_ids.json; the legacy layout is a JSON list of saved ids (saved_recipe_ids.json) and a recipes/ folder of <id>.json files"
+            )
         }
         let saved = try Self.readIDs(savedList)
-        let created = try Self.firstExisting(["created_recipe_ids.json", "created_recipe_ids_v2.json"], in: root).map(Self.readIDs) ?? []
+        let created =
+            try Self.firstExisting(["created_recipe_ids.json", "created_recipe_ids_v2.json"], in: root).map(
+                Self.readIDs
+            ) ?? []
         let recipes = root.appendingPathComponent("recipes", isDirectory: true)
         var entries: [Entry] = []
         var problems: [String] = []
@@ -60,7 +67,11 @@ struct LegacyLayout {
         let file = recipes.appendingPathComponent("\(id).json")
         var document: RecipeDocument?
         if FileManager.default.fileExists(atPath: file.path) {
-            let parsed = try RecipeDocument(userJSON: try RecipeBook.readDocument(at: file.path), source: file.path, fallbackID: id)
+            let parsed = try RecipeDocument(
+                userJSON: try RecipeBook.readDocument(at: file.path),
+                source: file.path,
+                fallbackID: id
+            )
             guard parsed.id == id else {
                 throw FerryError(.usage, "\(file.path) holds recipe \(parsed.id.prefix(64)), not \(id)")
             }
@@ -70,7 +81,9 @@ struct LegacyLayout {
         for kind in ImageKind.allCases {
             for ext in Set([kind.fileExtension, kind.rawValue]) {
                 let path = recipes.appendingPathComponent("\(id).\(ext)").path
-                if photo == nil, FileManager.default.fileExists(atPath: path) { photo = try PhotoStore.readUserPhoto(at: path) }
+                if photo == nil, FileManager.default.fileExists(atPath: path) {
+                    photo = try PhotoStore.readUserPhoto(at: path)
+                }
             }
         }
         return Entry(id: id, document: document, photo: photo, created: created)
@@ -92,7 +105,10 @@ struct LegacyLayout {
         }
         return try list.map { item in
             guard let id = item as? String else {
-                throw FerryError(.usage, "\(url.path) holds \(String(describing: item).prefix(64)), which is not a recipe id string")
+                throw FerryError(
+                    .usage,
+                    "\(url.path) holds \(String(describing: item).prefix(64)), which is not a recipe id string"
+                )
             }
             return id
         }

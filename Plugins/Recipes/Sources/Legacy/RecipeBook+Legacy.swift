@@ -15,8 +15,20 @@ extension RecipeBook {
         let ids = layout.entries.map(\.id)
         let (done, known) = try await runtime.store.read { db in
             (
-                try Set(ids.filter { try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)", arguments: [$0]) ?? false }),
-                try Dictionary(uniqueKeysWithValues: ids.compactMap { id in try Recipe.find(id, in: db).map { (id, $0.photoFile != nil) } })
+                try Set(
+                    ids.filter {
+                        try Bool.fetchOne(
+                            db,
+                            sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)",
+                            arguments: [$0]
+                        ) ?? false
+                    }
+                ),
+                try Dictionary(
+                    uniqueKeysWithValues: ids.compactMap { id in
+                        try Recipe.find(id, in: db).map { (id, $0.photoFile != nil) }
+                    }
+                )
             )
         }
         var written: [String: (file: String, sha256: String)] = [:]
@@ -38,14 +50,28 @@ extension RecipeBook {
                 var counts = LegacyImportReport()
                 var unused: [String] = []
                 for entry in entries {
-                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)", arguments: [entry.id]) ?? false {
+                    if try Bool.fetchOne(
+                        db,
+                        sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)",
+                        arguments: [entry.id]
+                    ) ?? false {
                         counts.alreadyImported += 1
                         continue
                     }
-                    try Self.take(entry, photo: stored[entry.id], counts: &counts, unused: &unused, outbox: outbox, account: account, now: now, in: db)
+                    try Self.take(
+                        entry,
+                        photo: stored[entry.id],
+                        counts: &counts,
+                        unused: &unused,
+                        outbox: outbox,
+                        account: account,
+                        now: now,
+                        in: db
+                    )
                     try db.execute(
                         sql: "INSERT INTO recipes_legacy_imports (recipe_id, source, imported_at) VALUES (?, ?, ?)",
-                        arguments: [entry.id, source, now.timeIntervalSince1970])
+                        arguments: [entry.id, source, now.timeIntervalSince1970]
+                    )
                     counts.imported += 1
                 }
                 return (counts, unused)
@@ -85,24 +111,43 @@ extension RecipeBook {
             }
         } else if let document = entry.document {
             let recipe = Recipe(
-                id: entry.id, title: document.title, document: document.data, version: nil, mine: entry.created,
-                remotePhotoSHA256: nil, remotePhotoType: nil, photoFile: photo?.file, photoSHA256: photo?.sha256, changedAt: now)
+                id: entry.id,
+                title: document.title,
+                document: document.data,
+                version: nil,
+                mine: entry.created,
+                remotePhotoSHA256: nil,
+                remotePhotoType: nil,
+                photoFile: photo?.file,
+                photoSHA256: photo?.sha256,
+                changedAt: now
+            )
             try recipe.save(in: db)
             counts.documents += 1
             if photo != nil { counts.photos += 1 }
             let uploadPhoto = entry.created ? photo : nil
             let upload = try NewOperation(
-                plugin: RecipesPlugin.name, kind: "upload", entity: entry.id,
+                plugin: RecipesPlugin.name,
+                kind: "upload",
+                entity: entry.id,
                 payload: UploadPayload(
-                    document: String(decoding: document.data, as: UTF8.self), photoFile: uploadPhoto?.file,
-                    photoType: uploadPhoto.flatMap { _ in entry.photo?.kind.contentType }))
+                    document: String(decoding: document.data, as: UTF8.self),
+                    photoFile: uploadPhoto?.file,
+                    photoType: uploadPhoto.flatMap { _ in entry.photo?.kind.contentType }
+                )
+            )
             try outbox.enqueue(upload, account: account, now: now, in: db)
         } else if let photo {
             unused.append(photo.file)
         }
         if !(try SavedSet.contains(entry.id, in: db)) {
             try SavedSet.insert(entry.id, at: now, in: db)
-            let save = try NewOperation(plugin: RecipesPlugin.name, kind: "save", entity: entry.id, payload: [String: String]())
+            let save = try NewOperation(
+                plugin: RecipesPlugin.name,
+                kind: "save",
+                entity: entry.id,
+                payload: [String: String]()
+            )
             try outbox.enqueue(save, account: account, now: now, in: db)
             counts.savesQueued += 1
         }

@@ -13,22 +13,43 @@ extension RecipeBook {
         let photo = try photoPath.map { try PhotoStore.readUserPhoto(at: $0) }
         let id = document.id
         if try await runtime.store.read({ db in try Recipe.find(id, in: db) }) != nil {
-            throw FerryError(.usage, "\(path): a recipe with id \(id) already exists here; remove \"id\" from the file to add it as a new recipe")
+            throw FerryError(
+                .usage,
+                "\(path): a recipe with id \(id) already exists here; remove \"id\" from the file to add it as a new recipe"
+            )
         }
         let stored = try photo.map { try plugin.photos.write($0.data, id: id, kind: $0.kind) }
         let now = runtime.clock.now()
         let recipe = Recipe(
-            id: id, title: document.title, document: document.data, version: nil, mine: true, remotePhotoSHA256: nil,
-            remotePhotoType: nil, photoFile: stored?.file, photoSHA256: stored?.sha256, changedAt: now)
+            id: id,
+            title: document.title,
+            document: document.data,
+            version: nil,
+            mine: true,
+            remotePhotoSHA256: nil,
+            remotePhotoType: nil,
+            photoFile: stored?.file,
+            photoSHA256: stored?.sha256,
+            changedAt: now
+        )
         let upload = try NewOperation(
-            plugin: RecipesPlugin.name, kind: "upload", entity: id,
+            plugin: RecipesPlugin.name,
+            kind: "upload",
+            entity: id,
             payload: UploadPayload(
-                document: String(decoding: document.data, as: UTF8.self), photoFile: stored?.file, photoType: photo?.kind.contentType))
+                document: String(decoding: document.data, as: UTF8.self),
+                photoFile: stored?.file,
+                photoType: photo?.kind.contentType
+            )
+        )
         let save = try NewOperation(plugin: RecipesPlugin.name, kind: "save", entity: id, payload: [String: String]())
         do {
             try await runtime.commit([upload, save]) { db in
                 guard try Recipe.find(id, in: db) == nil else {
-                    throw FerryError(.usage, "\(path): a recipe with id \(id) already exists here; remove \"id\" from the file to add it as a new recipe")
+                    throw FerryError(
+                        .usage,
+                        "\(path): a recipe with id \(id) already exists here; remove \"id\" from the file to add it as a new recipe"
+                    )
                 }
                 try recipe.save(in: db)
                 try SavedSet.insert(id, at: now, in: db)

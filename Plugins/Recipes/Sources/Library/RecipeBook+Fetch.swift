@@ -9,26 +9,39 @@ extension RecipeBook {
     public func fetch(_ id: String) async throws -> Recipe {
         try Self.check(id)
         guard let transport = runtime.transport(for: RecipesPlugin.name) else {
-            throw FerryError(.configuration, "the recipes plugin has no transport; enable it in \(runtime.configuration.file)")
+            throw FerryError(
+                .configuration,
+                "the recipes plugin has no transport; enable it in \(runtime.configuration.file)"
+            )
         }
         let state = await runtime.connectivity.current()
         guard state.reachable else {
             throw FerryError(
                 .notFound,
-                "recipe \(id) is not cached here and there is no connection (\(state.summary)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online")
+                "recipe \(id) is not cached here and there is no connection (\(state.summary)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online"
+            )
         }
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest("GET", "/v1/recipes/\(id)"))
         } catch let failure as RemoteFailure where failure.status == 404 {
-            throw FerryError(.notFound, "there is no recipe \(id); `ferry recipes list` shows the recipes known here", underlying: failure)
+            throw FerryError(
+                .notFound,
+                "there is no recipe \(id); `ferry recipes list` shows the recipes known here",
+                underlying: failure
+            )
         } catch let failure as RemoteFailure where failure.status == 401 {
-            throw FerryError(.needsLogin, "recipe \(id) is not cached here and the server refused the session; run `ferry auth login`", underlying: failure)
+            throw FerryError(
+                .needsLogin,
+                "recipe \(id) is not cached here and the server refused the session; run `ferry auth login`",
+                underlying: failure
+            )
         } catch let failure as TransportFailure {
             throw FerryError(
                 .notFound,
                 "recipe \(id) is not cached here and the server could not be reached (\(failure.reason)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online",
-                underlying: failure)
+                underlying: failure
+            )
         }
         let now = runtime.clock.now()
         return try await runtime.store.write { db in
@@ -46,10 +59,18 @@ extension RecipeBook {
     @discardableResult
     public func refresh() async throws -> PullSummary {
         guard let transport = runtime.transport(for: RecipesPlugin.name) else {
-            throw FerryError(.configuration, "the recipes plugin has no transport; enable it in \(runtime.configuration.file)")
+            throw FerryError(
+                .configuration,
+                "the recipes plugin has no transport; enable it in \(runtime.configuration.file)"
+            )
         }
         let context = PullContext(
-            plugin: RecipesPlugin.name, transport: transport, store: runtime.store, clock: runtime.clock, logger: runtime.logger)
+            plugin: RecipesPlugin.name,
+            transport: transport,
+            store: runtime.store,
+            clock: runtime.clock,
+            logger: runtime.logger
+        )
         let summary = try await plugin.pull(context)
         let now = runtime.clock.now()
         try await runtime.store.write { db in try PluginState.recordSync(RecipesPlugin.name, at: now, in: db) }

@@ -12,21 +12,39 @@ extension RecipeBook {
             let work = try Self.work(in: db)
             var items: [RecipeListing.Item] = []
             var seen: Set<String> = []
-            for recipe in try Recipe.fetchAll(db, sql: "SELECT * FROM recipes_recipes ORDER BY title COLLATE NOCASE, id") {
+            for recipe in try Recipe.fetchAll(
+                db,
+                sql: "SELECT * FROM recipes_recipes ORDER BY title COLLATE NOCASE, id"
+            ) {
                 seen.insert(recipe.id)
                 let isSaved = saved[recipe.id] != nil
                 if savedOnly && !isSaved { continue }
                 items.append(
                     RecipeListing.Item(
-                        id: recipe.id, title: recipe.title, saved: isSaved, mine: recipe.mine, onServer: recipe.version != nil,
-                        pending: work[recipe.id]?.pending ?? [], failed: work[recipe.id]?.failed ?? [],
-                        photo: recipe.photoFile.map { folder.url(for: $0).path }))
+                        id: recipe.id,
+                        title: recipe.title,
+                        saved: isSaved,
+                        mine: recipe.mine,
+                        onServer: recipe.version != nil,
+                        pending: work[recipe.id]?.pending ?? [],
+                        failed: work[recipe.id]?.failed ?? [],
+                        photo: recipe.photoFile.map { folder.url(for: $0).path }
+                    )
+                )
             }
             for id in saved.keys.sorted() where !seen.contains(id) {
                 items.append(
                     RecipeListing.Item(
-                        id: id, title: nil, saved: true, mine: false, onServer: true, pending: work[id]?.pending ?? [],
-                        failed: work[id]?.failed ?? [], photo: nil))
+                        id: id,
+                        title: nil,
+                        saved: true,
+                        mine: false,
+                        onServer: true,
+                        pending: work[id]?.pending ?? [],
+                        failed: work[id]?.failed ?? [],
+                        photo: nil
+                    )
+                )
             }
             return RecipeListing(recipes: items, lastSyncedAt: try PluginState.lastSync(RecipesPlugin.name, in: db))
         }
@@ -46,7 +64,8 @@ extension RecipeBook {
                 return listing.recipes.isEmpty && listing.lastSyncedAt == nil ? nil : listing
             },
             pending: { try await book.list(savedOnly: savedOnly).recipes.contains { !$0.pending.isEmpty } },
-            refresh: { try await book.refresh() })
+            refresh: { try await book.refresh() }
+        )
     }
 
     /// One recipe from the cache; a recipe not cached is fetched from the server.
@@ -66,14 +85,19 @@ extension RecipeBook {
             guard let recipe = try Recipe.find(id, in: db) else { return nil }
             let work = try Self.work(in: db, entity: id)[id]
             return RecipeDetail(
-                recipe: recipe, saved: try SavedSet.contains(id, in: db), pending: work?.pending ?? [],
-                failed: work?.failed ?? [], photoPath: recipe.photoFile.map { folder.url(for: $0).path })
+                recipe: recipe,
+                saved: try SavedSet.contains(id, in: db),
+                pending: work?.pending ?? [],
+                failed: work?.failed ?? [],
+                photoPath: recipe.photoFile.map { folder.url(for: $0).path }
+            )
         }
     }
 
     /// Undelivered and failed operation kinds per recipe.
     static func work(in db: Database, entity: String? = nil) throws -> [String: (pending: [String], failed: [String])] {
-        let operations = try entity.map { try Outbox.operations(plugin: RecipesPlugin.name, entity: $0, in: db) }
+        let operations =
+            try entity.map { try Outbox.operations(plugin: RecipesPlugin.name, entity: $0, in: db) }
             ?? Outbox.operations(plugin: RecipesPlugin.name, in: db)
         var result: [String: (pending: [String], failed: [String])] = [:]
         for operation in operations {

@@ -74,13 +74,24 @@ public struct RecipeBook: Sendable {
                 }
             }
             let operation = try NewOperation(
-                plugin: RecipesPlugin.name, kind: target ? "save" : "unsave", entity: id, payload: [String: String]())
+                plugin: RecipesPlugin.name,
+                kind: target ? "save" : "unsave",
+                entity: id,
+                payload: [String: String]()
+            )
             let result = try outbox.enqueue(operation, account: account, now: now, in: db)
             return (SaveChange(id: id, saved: target, result: result), removedPhoto)
         }
         plugin.photos.remove(removedPhoto)
         if let result = change.enqueued {
-            runtime.events.emit(.enqueued(plugin: RecipesPlugin.name, kind: change.saved ? "save" : "unsave", entity: id, result: result))
+            runtime.events.emit(
+                .enqueued(
+                    plugin: RecipesPlugin.name,
+                    kind: change.saved ? "save" : "unsave",
+                    entity: id,
+                    result: result
+                )
+            )
         }
         return change
     }
@@ -92,7 +103,8 @@ public struct RecipeBook: Sendable {
         guard RecipeID.isValid(id) else {
             throw FerryError(
                 .usage,
-                "\(id.prefix(64)) is not a recipe id; ids are 1-128 letters, digits, '.', '_' or '-' (see `ferry recipes list`)")
+                "\(id.prefix(64)) is not a recipe id; ids are 1-128 letters, digits, '.', '_' or '-' (see `ferry recipes list`)"
+            )
         }
     }
 }

@@ -13,10 +13,14 @@ public struct RecipeDetail: Sendable {
     public func json() throws -> Data {
         var object = (try JSONSerialization.jsonObject(with: recipe.document) as? [String: Any]) ?? [:]
         var local: [String: Any] = [
-            "saved": saved, "mine": recipe.mine, "on_server": recipe.version != nil, "pending": pending, "failed": failed,
+            "saved": saved, "mine": recipe.mine, "on_server": recipe.version != nil, "pending": pending,
+            "failed": failed,
         ]
         if let photoPath { local["photo_path"] = photoPath }
         object["local"] = local
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: object,
+            options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        )
     }
 }

@@ -26,7 +26,8 @@ public enum ImageKind: String, Sendable, CaseIterable {
 
     /// The kind a `Content-Type` names, if known.
     public init?(contentType: String) {
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch type {
         case "image/png": self = .png
         case "image/jpeg", "image/jpg": self = .jpeg

@@ -48,7 +48,10 @@ public struct PhotoStore: Sendable {
         }
         guard !data.isEmpty else { throw FerryError(.usage, "\(path) is empty; name an image file") }
         guard let kind = ImageKind.sniff(data) else {
-            throw FerryError(.usage, "\(path) is not a PNG, JPEG, GIF, WebP or HEIC image; convert it or pick another file")
+            throw FerryError(
+                .usage,
+                "\(path) is not a PNG, JPEG, GIF, WebP or HEIC image; convert it or pick another file"
+            )
         }
         return (data, kind)
     }
@@ -72,7 +75,11 @@ public struct PhotoStore: Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw FerryError(.file, "cannot store the photo of \(id) in \(folder.path): \(error.localizedDescription)", underlying: error)
+            throw FerryError(
+                .file,
+                "cannot store the photo of \(id) in \(folder.path): \(error.localizedDescription)",
+                underlying: error
+            )
         }
         return (file, SHA256Hasher.hex(data))
     }

@@ -28,7 +28,10 @@ struct ChangesPage: Sendable {
             }
             if change["type"] as? String == "delete" { return Change(id: id, entity: nil) }
             guard let entity = change["entity"] as? [String: Any] else {
-                throw FerryError(.rejected, "the remote's changes feed sent an upsert of \(id.prefix(64)) without its entity")
+                throw FerryError(
+                    .rejected,
+                    "the remote's changes feed sent an upsert of \(id.prefix(64)) without its entity"
+                )
             }
             return Change(id: id, entity: try JSONSerialization.data(withJSONObject: entity, options: [.sortedKeys]))
         }

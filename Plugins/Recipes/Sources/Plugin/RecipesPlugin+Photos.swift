@@ -23,12 +23,20 @@ extension RecipesPlugin {
                     WHERE r.remote_photo_sha256 IS NOT NULL
                     """
             ).map { row in
-                (MissingPhoto(id: row["id"], sha256: row["remote_photo_sha256"], type: row["remote_photo_type"], oldFile: row["photo_file"]),
-                 row["photo_sha256"] as String?)
+                (
+                    MissingPhoto(
+                        id: row["id"],
+                        sha256: row["remote_photo_sha256"],
+                        type: row["remote_photo_type"],
+                        oldFile: row["photo_file"]
+                    ),
+                    row["photo_sha256"] as String?
+                )
             }
         }
         for (photo, localDigest) in wanted where RecipeID.isValid(photo.id) {
-            let present = photo.oldFile.map { FileManager.default.fileExists(atPath: photos.url(for: $0).path) } ?? false
+            let present =
+                photo.oldFile.map { FileManager.default.fileExists(atPath: photos.url(for: $0).path) } ?? false
             if present, localDigest == photo.sha256 { continue }
             try await download(photo, context: context)
         }
@@ -38,16 +46,23 @@ extension RecipesPlugin {
         let response: HTTPResponse
         do {
             response = try await context.transport.send(HTTPRequest("GET", "/v1/recipes/\(photo.id)/photo"))
-        } catch let failure as RemoteFailure where (400..<500).contains(failure.status) && ![401, 408, 429].contains(failure.status) {
+        } catch let failure as RemoteFailure
+            where (400..<500).contains(failure.status) && ![401, 408, 429].contains(failure.status)
+        {
             logger.warning("recipes: the photo of \(photo.id) could not be fetched: \(failure.reason)")
             return
         }
         let digest = SHA256Hasher.hex(response.body)
         guard digest == photo.sha256 else {
-            logger.warning("recipes: the photo of \(photo.id) does not match its announced digest; it will be fetched again on the next pull")
+            logger.warning(
+                "recipes: the photo of \(photo.id) does not match its announced digest; it will be fetched again on the next pull"
+            )
             return
         }
-        guard let kind = ImageKind.sniff(response.body) ?? response.headers["content-type"].flatMap(ImageKind.init(contentType:)) else {
+        guard
+            let kind = ImageKind.sniff(response.body)
+                ?? response.headers["content-type"].flatMap(ImageKind.init(contentType:))
+        else {
             logger.warning("recipes: the photo of \(photo.id) is not an image format Ferry knows; skipped")
             return
         }
@@ -83,9 +98,14 @@ extension RecipesPlugin {
             ).filter { !waiting.contains($0["id"]) }
             for row in candidates {
                 try db.execute(
-                    sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE id = ?", arguments: [row["id"] as String])
+                    sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE id = ?",
+                    arguments: [row["id"] as String]
+                )
             }
-            let kept = try String.fetchSet(db, sql: "SELECT photo_file FROM recipes_recipes WHERE photo_file IS NOT NULL")
+            let kept = try String.fetchSet(
+                db,
+                sql: "SELECT photo_file FROM recipes_recipes WHERE photo_file IS NOT NULL"
+            )
             return (candidates.map { $0["photo_file"] }, kept)
         }
         for file in orphaned { photos.remove(file) }

@@ -9,12 +9,17 @@ extension RecipesPlugin {
     /// A pull never undoes a local write: a row whose entity still has unsent operations
     /// takes the remote state as its base and gets those operations applied again.
     public func pull(_ context: PullContext) async throws -> PullSummary {
-        var summary = try await follow("/v1/recipes/changes", cursor: "recipes", context: context) { change, pending, db in
+        var summary = try await follow("/v1/recipes/changes", cursor: "recipes", context: context) {
+            change,
+            pending,
+            db in
             try Self.applyRecipe(change, pending: pending, now: context.clock.now(), in: db)
         }
-        summary = summary + (try await follow("/v1/saved-recipes/changes", cursor: "saved", context: context) { change, pending, db in
-            try Self.applySaved(change, pending: pending, now: context.clock.now(), in: db)
-        })
+        summary =
+            summary
+            + (try await follow("/v1/saved-recipes/changes", cursor: "saved", context: context) { change, pending, db in
+                try Self.applySaved(change, pending: pending, now: context.clock.now(), in: db)
+            })
         if settings.downloadPhotos { try await downloadPhotos(context) }
         try await sweepPhotos(context)
         return summary
@@ -34,7 +39,8 @@ extension RecipesPlugin {
         var cursor = try await context.cursor(name)
         while true {
             let response = try await context.transport.send(
-                HTTPRequest("GET", path, query: [("limit", "500")] + (cursor.map { [("since", $0)] } ?? [])))
+                HTTPRequest("GET", path, query: [("limit", "500")] + (cursor.map { [("since", $0)] } ?? []))
+            )
             let page = try ChangesPage(response.body)
             let counted = try await context.store.write { db -> PullSummary in
                 var counted = PullSummary()
@@ -58,7 +64,12 @@ extension RecipesPlugin {
 
     /// A recipe change. An unsent upload means the local document is newer than anything
     /// the remote has: keep it (the upload will reach the remote or adopt its copy).
-    static func applyRecipe(_ change: ChangesPage.Change, pending: [QueuedOperation], now: Date, in db: Database) throws -> Applied {
+    static func applyRecipe(
+        _ change: ChangesPage.Change,
+        pending: [QueuedOperation],
+        now: Date,
+        in db: Database
+    ) throws -> Applied {
         let local = try Recipe.find(change.id, in: db)
         if pending.contains(where: { $0.kind == "upload" }) { return .rebased }
         guard let entity = change.entity else {
@@ -71,7 +82,12 @@ extension RecipesPlugin {
     }
 
     /// A saved-set change: the remote's state, with unsent saves and unsaves applied on top.
-    static func applySaved(_ change: ChangesPage.Change, pending: [QueuedOperation], now: Date, in db: Database) throws -> Applied {
+    static func applySaved(
+        _ change: ChangesPage.Change,
+        pending: [QueuedOperation],
+        now: Date,
+        in db: Database
+    ) throws -> Applied {
         var saved = change.entity != nil
         let rebased = pending.contains { $0.kind == "save" || $0.kind == "unsave" }
         for operation in pending {

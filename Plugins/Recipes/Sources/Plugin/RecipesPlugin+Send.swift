@@ -11,20 +11,36 @@ extension RecipesPlugin {
         let key = operation.id.uuidString.lowercased()
         var headers = [("Content-Type", "application/json")]
         if !operation.force { headers.append(("If-None-Match", "*")) }
-        let created = try await Self.send(through: context.transport, 
-            HTTPRequest("PUT", "/v1/recipes/\(operation.entity)", headers: headers, body: Data(payload.document.utf8), idempotencyKey: key))
+        let created = try await Self.send(
+            through: context.transport,
+            HTTPRequest(
+                "PUT",
+                "/v1/recipes/\(operation.entity)",
+                headers: headers,
+                body: Data(payload.document.utf8),
+                idempotencyKey: key
+            )
+        )
         var entity = created.body
         var photoDigest: String?
         if let file = payload.photoFile, let type = payload.photoType {
             if let bytes = photos.read(file) {
-                let stored = try await Self.send(through: context.transport, 
+                let stored = try await Self.send(
+                    through: context.transport,
                     HTTPRequest(
-                        "PUT", "/v1/recipes/\(operation.entity)/photo", headers: [("Content-Type", type)], body: bytes,
-                        idempotencyKey: key + ".photo"))
+                        "PUT",
+                        "/v1/recipes/\(operation.entity)/photo",
+                        headers: [("Content-Type", type)],
+                        body: bytes,
+                        idempotencyKey: key + ".photo"
+                    )
+                )
                 entity = stored.body
                 photoDigest = SHA256Hasher.hex(bytes)
             } else {
-                logger.warning("recipes: the photo of \(operation.entity) (\(file)) is gone from \(photos.folder.path); uploading the recipe without it")
+                logger.warning(
+                    "recipes: the photo of \(operation.entity) (\(file)) is gone from \(photos.folder.path); uploading the recipe without it"
+                )
             }
         }
         let now = context.clock.now()
@@ -39,15 +55,27 @@ extension RecipesPlugin {
 
     /// `PUT /v1/saved-recipes/{id}`: idempotent on the remote.
     func save(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        _ = try await Self.send(through: context.transport, 
-            HTTPRequest("PUT", "/v1/saved-recipes/\(operation.entity)", idempotencyKey: operation.id.uuidString.lowercased()))
+        _ = try await Self.send(
+            through: context.transport,
+            HTTPRequest(
+                "PUT",
+                "/v1/saved-recipes/\(operation.entity)",
+                idempotencyKey: operation.id.uuidString.lowercased()
+            )
+        )
         return .delivered
     }
 
     /// `DELETE /v1/saved-recipes/{id}`: idempotent on the remote.
     func unsave(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        _ = try await Self.send(through: context.transport, 
-            HTTPRequest("DELETE", "/v1/saved-recipes/\(operation.entity)", idempotencyKey: operation.id.uuidString.lowercased()))
+        _ = try await Self.send(
+            through: context.transport,
+            HTTPRequest(
+                "DELETE",
+                "/v1/saved-recipes/\(operation.entity)",
+                idempotencyKey: operation.id.uuidString.lowercased()
+            )
+        )
         return .delivered
     }
 }

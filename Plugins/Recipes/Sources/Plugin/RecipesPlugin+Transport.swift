@@ -8,8 +8,14 @@ extension RecipesPlugin {
     static func send(through transport: HTTPTransport, _ request: HTTPRequest) async throws -> HTTPResponse {
         do {
             return try await transport.send(request)
-        } catch let failure as RemoteFailure where failure.status == 409 && failure.reason.contains("idempotency_key_in_flight") {
-            throw FerryError(.remoteUnavailable, "the server is still handling an earlier send of this operation; retrying", underlying: failure)
+        } catch let failure as RemoteFailure
+            where failure.status == 409 && failure.reason.contains("idempotency_key_in_flight")
+        {
+            throw FerryError(
+                .remoteUnavailable,
+                "the server is still handling an earlier send of this operation; retrying",
+                underlying: failure
+            )
         }
     }
 }

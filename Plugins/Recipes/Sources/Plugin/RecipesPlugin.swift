@@ -45,7 +45,10 @@ public struct RecipesPlugin: SyncPlugin {
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         guard RecipeID.isValid(operation.entity) else {
-            throw FerryError(.rejected, "recipes \(operation.kind): \(operation.entity.prefix(64)) is not a valid recipe id")
+            throw FerryError(
+                .rejected,
+                "recipes \(operation.kind): \(operation.entity.prefix(64)) is not a valid recipe id"
+            )
         }
         switch operation.kind {
         case "upload": return try await upload(operation, context: context)

@@ -62,9 +62,17 @@ extension Recipe {
     static func fromRemote(_ entity: Data, keeping local: Recipe?, now: Date) throws -> Recipe {
         let document = try RecipeDocument(remote: entity)
         return Recipe(
-            id: document.id, title: document.title, document: document.data, version: document.version,
-            mine: local?.mine ?? false, remotePhotoSHA256: document.photoSHA256, remotePhotoType: document.photoType,
-            photoFile: local?.photoFile, photoSHA256: local?.photoSHA256, changedAt: now)
+            id: document.id,
+            title: document.title,
+            document: document.data,
+            version: document.version,
+            mine: local?.mine ?? false,
+            remotePhotoSHA256: document.photoSHA256,
+            remotePhotoType: document.photoType,
+            photoFile: local?.photoFile,
+            photoSHA256: local?.photoSHA256,
+            changedAt: now
+        )
     }
 
     /// The decoded document, for display.

@@ -31,13 +31,21 @@ public struct RecipeDocument: Sendable {
         do {
             parsed = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw FerryError(.usage, "\(source) is not valid JSON; a recipe is a JSON object such as {\"title\": \"Soup\"}", underlying: error)
+            throw FerryError(
+                .usage,
+                "\(source) is not valid JSON; a recipe is a JSON object such as {\"title\": \"Soup\"}",
+                underlying: error
+            )
         }
         guard var object = parsed as? [String: Any] else {
-            throw FerryError(.usage, "\(source) holds JSON but not an object; a recipe is a JSON object such as {\"title\": \"Soup\"}")
+            throw FerryError(
+                .usage,
+                "\(source) holds JSON but not an object; a recipe is a JSON object such as {\"title\": \"Soup\"}"
+            )
         }
         if object["title"] == nil, let name = object["name"] as? String { object["title"] = name }
-        guard let title = (object["title"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty else {
+        guard let title = (object["title"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty
+        else {
             throw FerryError(.usage, "\(source) has no title; add a non-empty \"title\" string")
         }
         let id: String
@@ -45,7 +53,8 @@ public struct RecipeDocument: Sendable {
             guard let text = declared as? String, RecipeID.isValid(text) else {
                 throw FerryError(
                     .usage,
-                    "\(source): id \(String(describing: declared).prefix(64)) is not a valid recipe id; use 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit, or leave id out")
+                    "\(source): id \(String(describing: declared).prefix(64)) is not a valid recipe id; use 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit, or leave id out"
+                )
             }
             id = text
         } else {

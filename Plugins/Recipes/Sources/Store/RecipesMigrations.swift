@@ -22,7 +22,8 @@ enum RecipesMigrations {
                     changed_at REAL NOT NULL
                 );
                 CREATE INDEX recipes_recipes_title ON recipes_recipes(title, id);
-                """)
+                """
+        )
     }
 
     /// The user's saved set as this client knows it: a row is a saved recipe.
@@ -33,7 +34,8 @@ enum RecipesMigrations {
                     recipe_id TEXT PRIMARY KEY,
                     saved_at REAL NOT NULL
                 )
-                """)
+                """
+        )
     }
 
     /// Recipe ids already taken from an older layout, so that an import runs once per recipe.
@@ -45,6 +47,7 @@ enum RecipesMigrations {
                     source TEXT NOT NULL,
                     imported_at REAL NOT NULL
                 )
-                """)
+                """
+        )
     }
 }

@@ -5,7 +5,9 @@ import GRDB
 enum SavedSet {
     static func contains(_ id: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM recipes_saved WHERE recipe_id = ?)"), arguments: [id]) ?? false
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM recipes_saved WHERE recipe_id = ?)"),
+            arguments: [id]
+        ) ?? false
     }
 
     static func insert(_ id: String, at date: Date, in db: Database) throws {

@@ -1,8 +1,8 @@
-import Testing
 import FerryServer
 import Foundation
 import Logging
 import SyncKernel
+import Testing
 
 /// A real FerryServer with demo data on a free loopback port, and what tests ask of it.
 struct RecipeServer {
@@ -37,7 +37,8 @@ struct RecipeServer {
     /// Logs in and returns an access token.
     func login(_ username: String = "demo", _ password: String = "demo-password") async throws -> String {
         let response = try await transport.send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": password]))
+            try .json("POST", "/v1/auth/login", body: ["username": username, "password": password])
+        )
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         return try #require(object?["access_token"] as? String)
     }
@@ -60,7 +61,9 @@ struct RecipeServer {
 
     /// The ids `token`'s user has saved, as the server knows them.
     func savedIDs(token: String) async throws -> Set<String> {
-        let response = try await transport.with(credentials: Bearer(token)).send(HTTPRequest("GET", "/v1/saved-recipes"))
+        let response = try await transport.with(credentials: Bearer(token)).send(
+            HTTPRequest("GET", "/v1/saved-recipes")
+        )
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         let list = (object?["saved_recipes"] as? [[String: Any]]) ?? []
         return Set(list.compactMap { $0["id"] as? String })
@@ -69,7 +72,9 @@ struct RecipeServer {
     /// A recipe as the server holds it, or nil.
     func recipe(_ id: String, token: String) async throws -> [String: Any]? {
         do {
-            let response = try await transport.with(credentials: Bearer(token)).send(HTTPRequest("GET", "/v1/recipes/\(id)"))
+            let response = try await transport.with(credentials: Bearer(token)).send(
+                HTTPRequest("GET", "/v1/recipes/\(id)")
+            )
             return try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         } catch let failure as RemoteFailure where failure.status == 404 {
             return nil

@@ -13,12 +13,20 @@ struct RecipesTestbed {
     var runtime: FerryRuntime { test.runtime }
     var book: RecipeBook { get throws { try RecipeBook(runtime: test.runtime) } }
 
-    static func make(server: String, token: String?, credentials: (any CredentialProvider)? = nil, yaml: String = "") async throws -> RecipesTestbed {
+    static func make(
+        server: String,
+        token: String?,
+        credentials: (any CredentialProvider)? = nil,
+        yaml: String = ""
+    ) async throws -> RecipesTestbed {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let test = try await TestRuntime.make(
-            server: server, yaml: "data_dir: \(folder.path)\nplugins:\n  recipes: {\(yaml)}\n", plugins: [RecipesPlugin.self],
-            credentials: credentials ?? StaticCredentials(token: token))
+            server: server,
+            yaml: "data_dir: \(folder.path)\nplugins:\n  recipes: {\(yaml)}\n",
+            plugins: [RecipesPlugin.self],
+            credentials: credentials ?? StaticCredentials(token: token)
+        )
         return RecipesTestbed(test: test, folder: folder)
     }
 
@@ -45,5 +53,8 @@ struct RecipesTestbed {
 
 /// A tiny valid PNG (a 1x1 image), different for each `seed`.
 func samplePNG(_ seed: UInt8 = 1) -> Data {
-    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, seed])
+    Data([
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8,
+        2, 0, 0, 0, seed,
+    ])
 }
