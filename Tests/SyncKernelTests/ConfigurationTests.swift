@@ -68,6 +68,14 @@ struct ConfigurationTests {
         #expect(text?.contains("last_write_wins") == true)
     }
 
+    @Test func valuesThatParseButCannotWorkAreRefused() {
+        #expect(message("sync: {concurrency: 0}\n")?.contains("sync.concurrency must be between 1 and 256") == true)
+        #expect(
+            message("sync: {poll_interval: 0}\n")?.contains("sync.poll_interval must be between 10ms and 60s") == true
+        )
+        #expect(message("data_dir: \"\"\n")?.contains("data_dir is empty") == true)
+    }
+
     @Test func environmentVariablesAreSubstitutedWithDefaults() throws {
         let configuration = try parse(
             "server: ${FERRY_SERVER}\ndata_dir: ${DATA:-/tmp/ferry}\n",

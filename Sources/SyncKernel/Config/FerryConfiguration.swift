@@ -77,6 +77,7 @@ public struct FerryConfiguration: Sendable {
             }
         }
         let kernel = try decoder.decode(KernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: [])
+        try kernel.validate(file: file)
         var plugins: [String: PluginSection] = [:]
         if let pluginsNode, pluginsNode.scalar?.string.isEmpty != true {
             guard case .mapping(let sections) = pluginsNode else {

@@ -1,0 +1,21 @@
+extension KernelSettings {
+    /// Refuses values that parse but cannot work (a runner polling in a tight loop, no
+    /// concurrency at all), naming the key and what it accepts.
+    func validate(file: String) throws {
+        func refuse(_ key: String, _ rule: String) throws -> Never {
+            throw FerryError(.configuration, "\(file): \(key) \(rule)")
+        }
+        if dataDir.trimmingCharacters(in: .whitespaces).isEmpty {
+            try refuse("data_dir", "is empty; name a folder, e.g. .ferry")
+        }
+        if server.trimmingCharacters(in: .whitespaces).isEmpty {
+            try refuse("server", "is empty; write `embedded` or the server's base URL")
+        }
+        if !(1...256).contains(sync.concurrency) { try refuse("sync.concurrency", "must be between 1 and 256") }
+        if !(0.01...60).contains(sync.pollInterval.value) {
+            try refuse("sync.poll_interval", "must be between 10ms and 60s")
+        }
+        if sync.requestTimeout.value < 0.1 { try refuse("sync.request_timeout", "must be at least 100ms") }
+        if sync.pullEvery.value < 1 { try refuse("sync.pull_every", "must be at least 1s") }
+    }
+}
