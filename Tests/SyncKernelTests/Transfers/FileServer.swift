@@ -27,24 +27,7 @@ final class FileServer: Sendable {
 
     static func with<T: Sendable>(_ body: @Sendable (FileServer, String) async throws -> T) async throws -> T {
         let server = FileServer()
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: server.router(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "file-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.run()
-                return nil
-            }
-            var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
-            let result = try await body(server, "http://127.0.0.1:\(port)")
-            group.cancelAll()
-            return result
-        }
+        return try await Loopback.serve(server.router()) { url in try await body(server, url) }
     }
 
     private struct Cut: Error {}
