@@ -85,4 +85,8 @@ public struct FamilyPlugin: SyncPlugin {
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         try FamilyConflicts.adopt(conflict, in: db)
     }
+
+    public func describe(_ conflict: ConflictReport) -> String? {
+        FamilyConflicts.describe(conflict)
+    }
 }

@@ -123,6 +123,8 @@ struct PickTests {
             let report = try #require(try await queued.conflicts().first)
             #expect(report.kind == "pick" && report.policy == .firstWriteWins && report.outcome == "remote")
             #expect(report.reason.contains("already_picked"))
+            let described = try queued.test.runtime.plugin(FamilyPlugin.self).describe(report)
+            #expect(described?.contains("already picked: Spirited Away (TMDB 129)") == true, "\(described ?? "nil")")
             #expect(try await queued.test.operations().isEmpty)
             let view = try await queued.family.round(Server.round).value
             #expect(view.detail.pick?.tmdbID == 129 && view.pickState == "picked" && view.lostPick == 603)

@@ -18,7 +18,9 @@ struct ConflictsCommand: AsyncParsableCommand {
         func run(in runtime: FerryRuntime) async throws {
             let openOnly = !all
             let reports = try await runtime.store.read { db in try ConflictStore.list(openOnly: openOnly, in: db) }
-            let views = reports.map(ConflictView.init)
+            let views = reports.map { report in
+                ConflictView(report, description: runtime.registry.plugin(named: report.plugin)?.describe(report))
+            }
             if global.json { return try Output(json: true).printJSON(views) }
             if views.isEmpty { return print(all ? "no conflicts" : "no open conflicts") }
             Output(json: false).table(
@@ -59,14 +61,14 @@ struct ConflictView: Encodable {
     let status: Int
     let createdAt: Date
 
-    init(_ report: ConflictReport) {
+    init(_ report: ConflictReport, description: String?) {
         id = report.id
         plugin = report.plugin
         kind = report.kind
         entity = report.entity
         policy = report.policy.rawValue
         outcome = report.outcome
-        reason = report.reason
+        reason = description ?? report.reason
         local = String(decoding: report.local.prefix(2000), as: UTF8.self)
         remote = report.remote.map { String(decoding: $0.prefix(2000), as: UTF8.self) }
         status = report.status

@@ -8,19 +8,24 @@ struct EventPrinter: Service {
     let json: Bool
     /// Printed to standard error once the runner handles SIGINT and SIGTERM.
     let banner: String
+    /// The owning plugin's words for a conflict, if it has any.
+    let describeConflict: @Sendable (ConflictReport) -> String?
 
     func run() async throws {
         let stream = events.subscribe()
         Output.warn(banner)
         await withGracefulShutdownHandler {
             for await event in stream.cancelOnGracefulShutdown() {
-                if let line = Self.describe(event) { print(line) }
+                if let line = Self.describe(event, conflict: describeConflict) { print(line) }
             }
         } onGracefulShutdown: {
         }
     }
 
-    static func describe(_ event: SyncEvent) -> String? {
+    static func describe(
+        _ event: SyncEvent,
+        conflict describeConflict: (ConflictReport) -> String? = { _ in nil }
+    ) -> String? {
         switch event {
         case .enqueued: return nil
         case .sent(let plugin, let kind, let entity, _): return "sent      \(plugin) \(kind) \(entity)"
@@ -33,6 +38,7 @@ struct EventPrinter: Service {
         case .conflict(let report):
             return
                 "conflict  \(report.plugin) \(report.kind) \(report.entity): \(report.policy.rawValue) kept \(report.outcome)"
+                + (describeConflict(report).map { ": \($0)" } ?? "")
         case .connectivity(let state): return "network   \(state.summary)"
         case .needsLogin(let plugin, _): return "login     \(plugin) needs a login: run `ferry auth login`"
         case .pulled(let plugin, let summary):

@@ -34,7 +34,8 @@ struct RunCommand: RuntimeCommand {
         let printer = EventPrinter(
             events: runtime.events,
             json: global.json,
-            banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop"
+            banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop",
+            describeConflict: { report in runtime.registry.plugin(named: report.plugin)?.describe(report) }
         )
         let group = ServiceGroup(
             configuration: .init(

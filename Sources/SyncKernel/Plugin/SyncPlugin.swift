@@ -61,6 +61,10 @@ public protocol SyncPlugin: Sendable {
 
     /// What signing out would remove from this plugin's local data, for the confirmation prompt.
     func localDataAtRisk(in db: Database) throws -> String?
+
+    /// One sentence about a conflict in the domain's words (which movie won), for
+    /// `ferry conflicts list` and the runner's output. Default: nil, the remote's reason.
+    func describe(_ conflict: ConflictReport) -> String?
 }
 
 /// Settings of a plugin that has none.
@@ -96,6 +100,8 @@ extension SyncPlugin {
     }
 
     public func localDataAtRisk(in db: Database) throws -> String? { nil }
+
+    public func describe(_ conflict: ConflictReport) -> String? { nil }
 }
 
 extension ISO8601DateFormatter {

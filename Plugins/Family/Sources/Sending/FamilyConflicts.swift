@@ -6,6 +6,15 @@ import SyncKernel
 /// remote's state stands: the pick someone else made, the round that is already
 /// active, the round that closed under a vote.
 enum FamilyConflicts {
+    /// Names the movie that won a pick race; nil for other conflicts.
+    static func describe(_ conflict: ConflictReport) -> String? {
+        guard conflict.kind == FamilyKind.pick.rawValue, let remote = conflict.remote,
+            let pick = try? JSONDecoder().decode(FamilyPick.self, from: remote)
+        else { return nil }
+        let movie = pick.title.map { "\($0) (TMDB \(pick.tmdbID))" } ?? "TMDB \(pick.tmdbID)"
+        return "round \(pick.roundID) was already picked: \(movie)"
+    }
+
     static func adopt(_ conflict: ConflictReport, in db: Database) throws {
         guard let kind = FamilyKind(rawValue: conflict.kind) else { return }
         let payload = (try? JSONDecoder().decode(FamilyPayload.self, from: conflict.local)) ?? FamilyPayload()
