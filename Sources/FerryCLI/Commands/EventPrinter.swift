@@ -16,7 +16,10 @@ struct EventPrinter: Service {
         Output.warn(banner)
         await withGracefulShutdownHandler {
             for await event in stream.cancelOnGracefulShutdown() {
-                if let line = Self.describe(event, conflict: describeConflict) { print(line) }
+                if let line = Self.describe(event, conflict: describeConflict) {
+                    // Unbuffered: a log file sees each event as it happens, not at exit.
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                }
             }
         } onGracefulShutdown: {
         }
