@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "ferry-bench",
             dependencies: [
-                "SyncKernel", "SyncKernelTesting", "FerryServer",
+                "SyncKernel", "SyncKernelTesting", "FerryServer", "RecipesPlugin",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -38,7 +38,7 @@ struct Options {
                 out = value
             case "-h", "--help":
                 print(
-                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing] [--out DIR]"
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing,recipes] [--out DIR]"
                 )
                 exit(0)
             default:
@@ -97,6 +97,9 @@ do {
     }
     if options.wants("coalescing") {
         try await CoalescingScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    if options.wants("recipes") {
+        try await RecipeSaveScenario(harness: harness, report: report, smoke: smoke).run()
     }
     report.machine["load_average_end"] = loadAverage()
     report.machine["finished"] = ISO8601DateFormatter().string(from: Date())
