@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// A write the remote disagreed with, as a policy or a person sees it.
 public struct ConflictReport: Sendable, Equatable {
@@ -40,5 +41,23 @@ public struct ConflictReport: Sendable, Equatable {
         self.reason = reason
         self.outcome = outcome
         self.createdAt = createdAt
+    }
+}
+
+extension ConflictReport {
+    /// A report as the conflicts table keeps it.
+    init(row: Row) {
+        id = row["id"]
+        operationID = UUID(uuidString: row["operation_id"]) ?? UUID()
+        plugin = row["plugin"]
+        kind = row["kind"]
+        entity = row["entity"]
+        policy = ConflictPolicy(rawValue: row["policy"]) ?? .manual
+        status = row["status"]
+        local = row["local"]
+        remote = row["remote"]
+        reason = row["reason"]
+        outcome = row["outcome"]
+        createdAt = Date(timeIntervalSince1970: row["created_at"])
     }
 }

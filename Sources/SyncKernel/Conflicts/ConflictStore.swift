@@ -23,7 +23,7 @@ public enum ConflictStore {
     public static func list(openOnly: Bool, in db: Database) throws -> [ConflictReport] {
         let filter = openOnly ? "WHERE outcome = 'open'" : ""
         return try Row.fetchAll(db, sql: "SELECT * FROM kernel_conflicts \(filter) ORDER BY created_at DESC LIMIT 500")
-            .map(report(from:))
+            .map(ConflictReport.init(row:))
     }
 
     public static func find(_ id: String, in db: Database) throws -> ConflictReport? {
@@ -32,7 +32,7 @@ public enum ConflictStore {
             sql: "SELECT * FROM kernel_conflicts WHERE id = ? OR id LIKE ?",
             arguments: [id, id + "%"]
         )
-        .map(report(from:))
+        .map(ConflictReport.init(row:))
     }
 
     static func setOutcome(_ id: String, _ outcome: String, now: Date, in db: Database) throws {
@@ -40,36 +40,5 @@ public enum ConflictStore {
             sql: "UPDATE kernel_conflicts SET outcome = ?, resolved_at = ? WHERE id = ?",
             arguments: [outcome, now.timeIntervalSince1970, id]
         )
-    }
-
-    private static func report(from row: Row) -> ConflictReport {
-        var report = ConflictReport(
-            id: row["id"],
-            operation: QueuedOperation(
-                sequence: 0,
-                id: UUID(uuidString: row["operation_id"]) ?? UUID(),
-                plugin: row["plugin"],
-                kind: row["kind"],
-                entity: row["entity"],
-                payload: row["local"],
-                base: nil,
-                createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                attempts: 0,
-                nextAttemptAt: Date(timeIntervalSince1970: row["created_at"]),
-                state: .conflict,
-                dispatched: true,
-                force: false,
-                requiresUnmetered: false,
-                account: nil
-            ),
-            policy: ConflictPolicy(rawValue: row["policy"]) ?? .manual,
-            status: row["status"],
-            remote: row["remote"],
-            reason: row["reason"],
-            outcome: row["outcome"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"])
-        )
-        report.local = row["local"]
-        return report
     }
 }

@@ -52,7 +52,7 @@ public struct DeclaredDomain: SyncPlugin {
         let entity = operation.entity
         let body = response.body
         return SendOutcome { db in
-            guard try DeclaredEntities.pendingCount(domain: domain, entity: entity, in: db) <= 1 else { return }
+            guard try Outbox.operations(plugin: domain, entity: entity, in: db).count <= 1 else { return }
             try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
         }
     }

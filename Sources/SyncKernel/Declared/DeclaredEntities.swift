@@ -44,14 +44,6 @@ public enum DeclaredEntities {
         )
     }
 
-    static func pendingCount(domain: String, entity: String, in db: Database) throws -> Int {
-        try Int.fetchOne(
-            db,
-            sql: "SELECT COUNT(*) FROM kernel_operations WHERE plugin = ? AND entity = ?",
-            arguments: [domain, entity]
-        ) ?? 0
-    }
-
     /// The entities of `domain`, by key.
     public static func list(domain: String, in db: Database) throws -> [Row] {
         try GRDB.Row.fetchAll(

@@ -12,6 +12,12 @@ extension Outbox {
         )
     }
 
+    /// The operations of `plugin` on `entity` that still have to reach the remote (dead
+    /// letters excluded), oldest first: what a pull must apply again on top of remote state.
+    public static func unsentOperations(plugin: String, entity: String, in db: Database) throws -> [QueuedOperation] {
+        try operations(plugin: plugin, entity: entity, in: db).filter { $0.state != .dead }
+    }
+
     /// The entities of `plugin` that have operations in the outbox; dead ones only when asked.
     public static func entitiesWithWork(
         plugin: String,

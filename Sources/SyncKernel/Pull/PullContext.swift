@@ -34,12 +34,7 @@ public struct PullContext: Sendable {
 
     /// Unsent operations of this plugin on `entity`, oldest first.
     public func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
-        try QueuedOperation.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND state != 'dead' ORDER BY seq"
-            ),
-            arguments: [plugin, entity]
-        )
+        try Outbox.unsentOperations(plugin: plugin, entity: entity, in: db)
     }
 }
 

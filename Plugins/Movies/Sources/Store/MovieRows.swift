@@ -40,7 +40,7 @@ enum MovieRows {
 
     /// Unsent (and not dead) operations of the plugin on `entity`, oldest first.
     static func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
-        try Outbox.operations(plugin: MoviesPlugin.name, entity: entity, in: db).filter { $0.state != .dead }
+        try Outbox.unsentOperations(plugin: MoviesPlugin.name, entity: entity, in: db)
     }
 
     /// Applies `patch` to the row of `id`.
