@@ -28,6 +28,7 @@ struct Harness {
         durability: Durability = .normal,
         server: String = "http://127.0.0.1:9",
         concurrency: Int = 8,
+        batchSize: Int = 100,
         network: Bool = false,
         token: String? = nil
     ) async throws -> FerryRuntime {
@@ -37,6 +38,7 @@ struct Harness {
             durability: \(durability.rawValue)
             sync:
               concurrency: \(concurrency)
+              batch_size: \(batchSize)
             plugins:
               bench:
                 network: \(network)

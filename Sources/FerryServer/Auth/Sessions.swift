@@ -52,12 +52,13 @@ enum Sessions {
     ) throws -> Result<AuthenticatedUser, APIError> {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
-                    FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
-                    WHERE t.token_hash = ? AND t.kind = 'access'
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
+                        FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
+                        WHERE t.token_hash = ? AND t.kind = 'access'
+                        """
+                ),
                 arguments: [SHA256.hex(accessToken)]
             )
         else { return .failure(refused(.unknown)) }

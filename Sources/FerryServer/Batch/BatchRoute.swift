@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 
 /// `POST /v1/batch`: many sub-requests in one round trip, each handled in order exactly as
-/// if sent alone (authentication from the outer request, idempotency per sub-request).
+/// if sent alone (authentication from the outer request, checked once; idempotency per
+/// sub-request).
 enum BatchRoute {
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE"]
     /// Sub-request headers that are honoured; others are ignored.
@@ -30,18 +31,28 @@ enum BatchRoute {
                 details: ["limit": .int(limit)]
             )
         }
+        let parsed = items.enumerated().map { index, item in
+            Result { () throws(APIError) in
+                try subrequest(item, index: index, outer: request, dispatcher: dispatcher)
+            }
+        }
+        let environment = dispatcher.environment
+        let user = try request.requireUser()
+        let keys = parsed.compactMap { try? $0.get().1.header("Idempotency-Key") }
+        let records = try await BatchIdempotency.load(keys: keys, userID: user.id, database: environment.database)
         var responses: [JSON] = []
-        for (index, item) in items.enumerated() {
+        for result in parsed {
             let response: APIResponse
-            do {
-                let (route, subrequest) = try subrequest(item, index: index, outer: request, dispatcher: dispatcher)
-                dispatcher.environment.stats.record("\(subrequest.method.rawValue) \(route.template)", batched: true)
-                response = await dispatcher.execute(route, subrequest, isLoopback: false)
-            } catch let error as APIError {
+            switch result {
+            case .success(let (route, subrequest)):
+                environment.stats.record("\(subrequest.method.rawValue) \(route.template)", batched: true)
+                response = await dispatcher.execute(route, subrequest, isLoopback: false, batch: records)
+            case .failure(let error):
                 response = .error(error)
             }
             responses.append(json(response))
         }
+        try await records.save(database: environment.database, inFlight: environment.inFlight, now: environment.now)
         return .json(["responses": .array(responses)])
     }
 
@@ -50,7 +61,7 @@ enum BatchRoute {
         index: Int,
         outer: APIRequest,
         dispatcher: Dispatcher
-    ) throws -> (Route, APIRequest) {
+    ) throws(APIError) -> (Route, APIRequest) {
         guard let object = item.objectValue else {
             throw APIError.badRequest("invalid_subrequest", "requests[\(index)] must be an object.")
         }
@@ -110,17 +121,16 @@ enum BatchRoute {
             throw APIError.badRequest("not_batchable", "\(method) \(route.template) cannot be sent inside a batch.")
         }
         let query = parts.count > 1 ? PathSegments.query(String(parts[1])) : [:]
-        return (
-            route,
-            APIRequest(
-                method: httpMethod,
-                path: path,
-                query: query,
-                headers: headers,
-                body: bodyData,
-                parameters: parameters
-            )
+        var request = APIRequest(
+            method: httpMethod,
+            path: path,
+            query: query,
+            headers: headers,
+            body: bodyData,
+            parameters: parameters
         )
+        request.user = outer.user
+        return (route, request)
     }
 
     /// `{"status", "headers", "body"}`; a body that is not JSON goes in `body_base64`.

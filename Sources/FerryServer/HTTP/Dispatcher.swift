@@ -30,7 +30,13 @@ struct Dispatcher: Sendable {
     }
 
     /// Runs `route` for `request`: access check, idempotency, handler; never throws.
-    func execute(_ route: Route, _ request: APIRequest, isLoopback: Bool) async -> APIResponse {
+    /// A sub-request of a batch keeps its idempotency record with the `batch`'s.
+    func execute(
+        _ route: Route,
+        _ request: APIRequest,
+        isLoopback: Bool,
+        batch: BatchIdempotency? = nil
+    ) async -> APIResponse {
         var request = request
         do {
             switch route.access {
@@ -39,10 +45,11 @@ struct Dispatcher: Sendable {
             case .loopback:
                 guard isLoopback else { throw APIError.forbidden("Admin endpoints answer loopback callers only.") }
             case .user:
-                request.user = try await authenticate(request)
+                // A sub-request of a batch arrives with the batch's own user.
+                if request.user == nil { request.user = try await authenticate(request) }
             }
             if let user = request.user, let key = request.header("Idempotency-Key"), Self.isMutating(request.method) {
-                return try await idempotent(route, request, user: user, key: key)
+                return try await idempotent(route, request, user: user, key: key, batch: batch)
             }
             return try await route.handler(request, environment)
         } catch {
@@ -73,7 +80,8 @@ struct Dispatcher: Sendable {
         _ route: Route,
         _ request: APIRequest,
         user: AuthenticatedUser,
-        key: String
+        key: String,
+        batch: BatchIdempotency?
     ) async throws -> APIResponse {
         guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value < 0x7F })
         else {
@@ -83,10 +91,8 @@ struct Dispatcher: Sendable {
             )
         }
         let fingerprint = IdempotencyStore.fingerprint(request)
+        if let record = batch?.record(for: key) { return try replay(record, fingerprint: fingerprint, key: key) }
         let database = environment.database
-        if let record = try await database.read({ db in try IdempotencyStore.find(db, userID: user.id, key: key) }) {
-            return try replay(record, fingerprint: fingerprint, key: key)
-        }
         let claim = "\(user.id)\n\(key)"
         guard environment.inFlight.claim(claim) else {
             throw APIError(
@@ -96,31 +102,41 @@ struct Dispatcher: Sendable {
                 headers: ["Retry-After": "1"]
             )
         }
-        defer { environment.inFlight.release(claim) }
-        if let record = try await database.read({ db in try IdempotencyStore.find(db, userID: user.id, key: key) }) {
-            return try replay(record, fingerprint: fingerprint, key: key)
-        }
-        let response: APIResponse
-        do {
-            response = try await route.handler(request, environment)
-        } catch let error as APIError {
-            response = .error(error)
-        }
-        // Other errors are not recorded: the request may be retried.
-        if response.status.code < 500 {
-            let now = environment.now
-            try await database.write { db in
-                try IdempotencyStore.save(
-                    db,
-                    userID: user.id,
-                    key: key,
-                    fingerprint: fingerprint,
-                    response: response,
-                    now: now
-                )
+        guard let batch else {
+            defer { environment.inFlight.release(claim) }
+            if let record = try await database.read({ db in try IdempotencyStore.find(db, userID: user.id, key: key) }) {
+                return try replay(record, fingerprint: fingerprint, key: key)
             }
+            let response = try await respond(route, request)
+            // A 5xx is not recorded: the request may be retried.
+            if response.status.code < 500 {
+                let now = environment.now
+                try await database.write { db in
+                    try IdempotencyStore.save(
+                        db,
+                        userID: user.id,
+                        key: key,
+                        fingerprint: fingerprint,
+                        response: response,
+                        now: now
+                    )
+                }
+            }
+            return response
         }
+        batch.hold(claim)
+        let response = try await respond(route, request)
+        if response.status.code < 500 { batch.remember(key: key, fingerprint: fingerprint, response: response) }
         return response
+    }
+
+    /// The handler's answer; an `APIError` is an answer too, other errors are not.
+    private func respond(_ route: Route, _ request: APIRequest) async throws -> APIResponse {
+        do {
+            return try await route.handler(request, environment)
+        } catch let error as APIError {
+            return .error(error)
+        }
     }
 
     private func replay(_ record: IdempotencyStore.Record, fingerprint: String, key: String) throws -> APIResponse {

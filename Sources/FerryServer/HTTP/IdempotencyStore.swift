@@ -11,17 +11,29 @@ enum IdempotencyStore {
 
     static func find(_ db: Database, userID: String, key: String) throws -> Record? {
         try Row.fetchOne(
-            db,
-            sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
+            db.cachedStatement(
+                sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?"
+            ),
             arguments: [userID, key]
-        ).map { row in
-            let headers =
-                (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
-            return Record(
-                fingerprint: row["fingerprint"],
-                response: APIResponse(status: .init(code: row["status"]), headers: headers, body: row["body"])
-            )
+        ).map(record)
+    }
+
+    /// The records of those of `keys` that have one, by key.
+    static func findAll(_ db: Database, userID: String, keys: [String]) throws -> [String: Record] {
+        var records: [String: Record] = [:]
+        for key in Set(keys) {
+            if let found = try find(db, userID: userID, key: key) { records[key] = found }
         }
+        return records
+    }
+
+    private static func record(_ row: Row) -> Record {
+        let headers =
+            (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
+        return Record(
+            fingerprint: row["fingerprint"],
+            response: APIResponse(status: .init(code: row["status"]), headers: headers, body: row["body"])
+        )
     }
 
     static func save(
@@ -33,11 +45,12 @@ enum IdempotencyStore {
         now: Date
     ) throws {
         let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
         )
     }

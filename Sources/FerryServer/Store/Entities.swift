@@ -10,8 +10,9 @@ enum Entities {
     /// The live entity, or nil when absent or deleted.
     static func fetch(_ db: Database, _ collection: String, scope: String, id: String) throws -> JSON? {
         let row = try Row.fetchOne(
-            db,
-            sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0",
+            db.cachedStatement(
+                sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0"
+            ),
             arguments: [collection, scope, id]
         )
         return row.flatMap { decode($0["data"]) }
@@ -72,8 +73,7 @@ enum Entities {
         now: Date
     ) throws -> JSON {
         let previous = try Int.fetchOne(
-            db,
-            sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
+            db.cachedStatement(sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?"),
             arguments: [collection, scope, id]
         )
         var entity = data
@@ -83,16 +83,15 @@ enum Entities {
         entity["version"] = .int(version)
         entity["updated_at"] = .string(updatedAt)
         let text = String(decoding: entity.encoded(), as: UTF8.self)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
                 VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                 ON CONFLICT (collection, scope, id) DO UPDATE SET
                     version = excluded.version, seq = excluded.seq, deleted = 0,
                     updated_at = excluded.updated_at, data = excluded.data
-                """,
-            arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text]
-        )
+                """
+        ).execute(arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text])
         return entity
     }
 
@@ -145,7 +144,7 @@ enum Entities {
     }
 
     private static func nextSequence(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities") ?? 1
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities")) ?? 1
     }
 
     private static func decode(_ text: String?) -> JSON? {

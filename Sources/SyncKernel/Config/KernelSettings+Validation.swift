@@ -17,5 +17,11 @@ extension KernelSettings {
         }
         if sync.requestTimeout.value < 0.1 { try refuse("sync.request_timeout", "must be at least 100ms") }
         if sync.pullEvery.value < 1 { try refuse("sync.pull_every", "must be at least 1s") }
+        if !(1...500).contains(sync.batchSize) {
+            try refuse("sync.batch_size", "must be between 1 and 500 (1 sends each operation alone)")
+        }
+        if !sync.batchPath.hasPrefix("/") || sync.batchPath.contains("?") {
+            try refuse("sync.batch_path", "must be a path below the server, starting with /, e.g. /v1/batch")
+        }
     }
 }

@@ -65,6 +65,10 @@ public struct SyncSettings: Codable, Sendable {
     public var pullEvery: Seconds = 300
     /// How long one request may take.
     public var requestTimeout: Seconds = 30
+    /// Operations of one plugin sent together in one request to `batchPath`; 1 sends each alone.
+    public var batchSize: Int = 100
+    /// The remote's batch endpoint (docs/protocol.md, "Batch"), below each plugin's remote.
+    public var batchPath: String = "/v1/batch"
 
     public init() {}
 
@@ -73,6 +77,8 @@ public struct SyncSettings: Codable, Sendable {
         case pollInterval = "poll_interval"
         case pullEvery = "pull_every"
         case requestTimeout = "request_timeout"
+        case batchSize = "batch_size"
+        case batchPath = "batch_path"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +87,8 @@ public struct SyncSettings: Codable, Sendable {
         pollInterval = try container.decodeIfPresent(Seconds.self, forKey: .pollInterval) ?? pollInterval
         pullEvery = try container.decodeIfPresent(Seconds.self, forKey: .pullEvery) ?? pullEvery
         requestTimeout = try container.decodeIfPresent(Seconds.self, forKey: .requestTimeout) ?? requestTimeout
+        batchSize = try container.decodeIfPresent(Int.self, forKey: .batchSize) ?? batchSize
+        batchPath = try container.decodeIfPresent(String.self, forKey: .batchPath) ?? batchPath
     }
 }
 

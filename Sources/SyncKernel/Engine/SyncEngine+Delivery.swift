@@ -2,11 +2,67 @@ import Foundation
 import GRDB
 
 extension SyncEngine {
-    /// Sends one leased operation and records the outcome.
-    func deliver(_ operation: QueuedOperation) async {
-        guard let plugin = runtime.registry.plugin(named: operation.plugin),
-            let transport = runtime.transport(for: operation.plugin)
+    /// Sends leased operations of one plugin, one alone or several together in one batch
+    /// request, and records each one's outcome; the accepted ones in one write.
+    func deliver(_ operations: [QueuedOperation]) async {
+        guard let first = operations.first,
+            let plugin = runtime.registry.plugin(named: first.plugin),
+            let transport = runtime.transport(for: first.plugin)
         else { return }
+        var accepted: [(QueuedOperation, SendOutcome)] = []
+        if operations.count > 1, let base = try? await transport.baseURL() {
+            accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base)
+        } else {
+            for operation in operations {
+                if let outcome = await send(operation, plugin: plugin, transport: transport) {
+                    accepted.append((operation, outcome))
+                }
+            }
+        }
+        await acknowledge(accepted, plugin: plugin)
+    }
+
+    /// Sends `operations` concurrently through one `RequestBatch`; returns the accepted ones.
+    private func sendTogether(
+        _ operations: [QueuedOperation],
+        plugin: any SyncPlugin,
+        transport: HTTPTransport,
+        base: String
+    ) async -> [(QueuedOperation, SendOutcome)] {
+        let batch = RequestBatch(
+            participants: operations.count,
+            executor: transport.executor,
+            base: base,
+            path: runtime.configuration.kernel.sync.batchPath
+        )
+        let batched = transport.with(executor: batch.participantExecutor)
+        let accepted = await withTaskGroup(of: (QueuedOperation, SendOutcome)?.self) { group in
+            for operation in operations {
+                group.addTask {
+                    let outcome = await self.send(operation, plugin: plugin, transport: batched)
+                    await batch.leave()
+                    return outcome.map { (operation, $0) }
+                }
+            }
+            var accepted: [(QueuedOperation, SendOutcome)] = []
+            for await result in group {
+                if let result { accepted.append(result) }
+            }
+            return accepted
+        }
+        if batch.refused {
+            unbatched.insert(plugin.pluginName)
+            runtime.logger.info("\(plugin.pluginName): the remote has no batch endpoint; sending operations one by one")
+        }
+        return accepted
+    }
+
+    /// Sends one leased operation; returns its outcome, or records its failure and returns nil.
+    private func send(
+        _ operation: QueuedOperation,
+        plugin: any SyncPlugin,
+        transport: HTTPTransport
+    ) async -> SendOutcome? {
         let context = SendContext(
             transport: transport,
             store: runtime.store,
@@ -14,33 +70,61 @@ extension SyncEngine {
             logger: runtime.logger
         )
         do {
-            let outcome = try await plugin.send(operation, context: context)
-            try await acknowledge(operation, outcome: outcome, plugin: plugin)
+            return try await plugin.send(operation, context: context)
         } catch {
             await recordFailure(error, of: operation, plugin: plugin)
+            return nil
         }
     }
 
-    private func acknowledge(_ operation: QueuedOperation, outcome: SendOutcome, plugin: any SyncPlugin) async throws {
+    /// Writes the outcomes of accepted operations and removes them from the outbox, in one
+    /// transaction; an outcome that fails to apply is recorded as that operation's failure.
+    private func acknowledge(_ accepted: [(QueuedOperation, SendOutcome)], plugin: any SyncPlugin) async {
+        guard !accepted.isEmpty else { return }
         let now = runtime.clock.now()
-        try await writeEvenIfCancelled { db in
-            try outcome.apply?(db)
-            try OutboxQueries.delete(operation.sequence, in: db)
-            if let remoteID = outcome.remoteID, remoteID != operation.entity {
-                try IDMappings.remap(
-                    plugin: operation.plugin,
-                    localID: operation.entity,
-                    remoteID: remoteID,
-                    now: now,
-                    in: db
-                )
-                try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+        let results: [(any Error)?]
+        do {
+            results = try await writeEvenIfCancelled { db in
+                accepted.map { operation, outcome in
+                    do {
+                        try db.inSavepoint {
+                            try Self.apply(outcome, of: operation, plugin: plugin, now: now, in: db)
+                            return .commit
+                        }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
             }
+        } catch {
+            results = Array(repeating: error, count: accepted.count)
         }
-        summary.sent += 1
-        runtime.events.emit(
-            .sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id)
-        )
+        for ((operation, _), failure) in zip(accepted, results) {
+            if let failure {
+                await recordFailure(failure, of: operation, plugin: plugin)
+                continue
+            }
+            summary.sent += 1
+            runtime.events.emit(
+                .sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id)
+            )
+        }
+    }
+
+    private static func apply(
+        _ outcome: SendOutcome,
+        of operation: QueuedOperation,
+        plugin: any SyncPlugin,
+        now: Date,
+        in db: Database
+    ) throws {
+        try outcome.apply?(db)
+        try OutboxQueries.delete(operation.sequence, in: db)
+        if let remoteID = outcome.remoteID, remoteID != operation.entity {
+            try IDMappings.remap(plugin: operation.plugin, localID: operation.entity, remoteID: remoteID, now: now, in: db)
+            try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+        }
     }
 
     private func recordFailure(_ error: any Error, of operation: QueuedOperation, plugin: any SyncPlugin) async {
@@ -157,7 +241,7 @@ extension SyncEngine {
     }
 
     /// Writes even when the task was cancelled, so that shutting down never loses an outcome.
-    func writeEvenIfCancelled(_ updates: @escaping @Sendable (Database) throws -> Void) async throws {
+    func writeEvenIfCancelled<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Task.isCancelled {
             try runtime.store.writeBlocking(updates)
         } else {

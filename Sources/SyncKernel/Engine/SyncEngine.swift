@@ -2,17 +2,18 @@ import Foundation
 import GRDB
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Decides what runs next: due operations (in order per entity, concurrently across
 /// entities), scheduled pulls, and sleeps until the next due time.
 public actor SyncEngine: Service {
     let runtime: FerryRuntime
     let owner: LeaseOwner
+    /// Plugins whose remote answered that it has no batch endpoint: their operations go alone.
+    var unbatched: Set<String> = []
     var summary = RunSummary()
     var lastConnectivity: ConnectivityState?
     var nextPull: [String: Date] = [:]
-    private let stopping = StopFlag()
+    private let stopping = OnceFlag()
 
     public init(runtime: FerryRuntime, owner: LeaseOwner = .current) {
         self.runtime = runtime
@@ -93,18 +94,19 @@ public actor SyncEngine: Service {
         }
     }
 
-    /// Sends due operations until none is due, at most `concurrency` at a time.
+    /// Sends due operations until none is due: at most `concurrency` deliveries at a time,
+    /// each one operation or a batch of up to `batch_size` operations of one plugin.
     func drain() async throws {
-        let limit = max(1, runtime.configuration.kernel.sync.concurrency)
+        let slots = max(1, runtime.configuration.kernel.sync.concurrency)
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0
             while true {
-                if !stopping.isSet, inFlight < limit {
-                    let batch = try await leaseDue(limit: limit - inFlight)
-                    for operation in batch {
-                        group.addTask { await self.deliver(operation) }
+                if !stopping.isSet, inFlight < slots {
+                            let deliveries = try await leaseDue(slots: slots - inFlight)
+                    for operations in deliveries {
+                        group.addTask { await self.deliver(operations) }
                     }
-                    inFlight += batch.count
+                    inFlight += deliveries.count
                 }
                 guard inFlight > 0 else { return }
                 try await group.next()
@@ -113,39 +115,41 @@ public actor SyncEngine: Service {
         }
     }
 
-    /// Leases the next due operations whose plugin is active and whose requirements hold.
-    func leaseDue(limit: Int) async throws -> [QueuedOperation] {
+    /// Leases the next due operations whose plugin is active and whose requirements hold,
+    /// grouped into at most `slots` deliveries.
+    func leaseDue(slots: Int) async throws -> [[QueuedOperation]] {
         let state = await runtime.connectivity.current()
         guard state.reachable else { return [] }
-        let active = try await activePlugins()
-        guard !active.isEmpty else { return [] }
+        let names = Set(runtime.registry.names)
         let now = runtime.clock.now()
         let owner = owner.text
-        let leaseUntil = now.addingTimeInterval(runtime.configuration.kernel.sync.requestTimeout.value * 2 + 10)
+        let sync = runtime.configuration.kernel.sync
+        let leaseUntil = now.addingTimeInterval(sync.requestTimeout.value * 2 + 10)
         let account = await runtime.credentials.account()
+        let unbatched = unbatched
         return try await runtime.store.write { db in
+            let held = try String.fetchSet(
+                db,
+                sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1"
+            )
+            let active = names.subtracting(held)
+            guard !active.isEmpty else { return [] }
             let due = try OutboxQueries.due(
                 now: now,
-                limit: limit,
+                limit: slots * sync.batchSize,
                 plugins: active,
                 unmeteredAvailable: !state.metered,
                 account: account,
                 in: db
             )
-            for operation in due {
+            let deliveries = DeliveryPlan.deliveries(due, slots: slots) { plugin in
+                unbatched.contains(plugin) ? 1 : sync.batchSize
+            }
+            for operation in deliveries.joined() {
                 try OutboxQueries.lease(operation.sequence, owner: owner, until: leaseUntil, in: db)
             }
-            return due
+            return deliveries
         }
-    }
-
-    /// Enabled plugins whose queue is not held for a login.
-    func activePlugins() async throws -> Set<String> {
-        let names = Set(runtime.registry.names)
-        let held = try await runtime.store.read { db in
-            try String.fetchSet(db, sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1")
-        }
-        return names.subtracting(held)
     }
 
     /// When the next pending operation falls due, if any.
@@ -169,11 +173,4 @@ public actor SyncEngine: Service {
             await pull(plugin)
         }
     }
-}
-
-/// A flag that one task sets and others read.
-final class StopFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }

@@ -109,9 +109,9 @@ public final class FerryStore: Sendable {
 
     /// Runs `updates` in one write transaction, blocking the calling thread; for the few
     /// places that must write after their task was cancelled.
-    public func writeBlocking(_ updates: (Database) throws -> Void) throws {
+    public func writeBlocking<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
-            try writer.write(updates)
+            return try writer.write(updates)
         } catch {
             throw StoreFailure.map(error, doing: "write to the store")
         }

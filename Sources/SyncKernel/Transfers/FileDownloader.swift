@@ -90,7 +90,7 @@ struct FileDownloader: Sendable {
             )
         }
         if offset == 0 {
-            FileManager.default.createFile(atPath: partial.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
         }
         let handle = try FileHandle(forWritingTo: partial)
         defer { try? handle.close() }

@@ -52,6 +52,18 @@ public struct HTTPTransport: Sendable {
         )
     }
 
+    /// The same transport putting its requests on the wire through `executor`.
+    func with(executor: any HTTPExecutor) -> HTTPTransport {
+        HTTPTransport(
+            baseURL: baseURL,
+            credentials: credentials,
+            timeout: timeout,
+            maxBodyBytes: maxBodyBytes,
+            executor: executor,
+            logger: logger
+        )
+    }
+
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
     /// and `TransportFailure` when no answer came.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -67,12 +67,14 @@ struct FamilyTestServer: Sendable {
     }
 
     /// Request counts per route (`/admin/stats`).
+    /// Requests received per route, sent alone or inside a batch.
     func requests() async throws -> [String: Int] {
-        struct Body: Decodable { var requests: [String: Int] }
+        struct Body: Decodable { var requests: [String: Int], batched: [String: Int] }
         let response = try await HTTPTransport(baseURL: server.baseURL).send(
             HTTPRequest("GET", "/admin/stats", authenticated: false)
         )
-        return try JSONDecoder().decode(Body.self, from: response.body).requests
+        let body = try JSONDecoder().decode(Body.self, from: response.body)
+        return body.requests.merging(body.batched, uniquingKeysWith: +)
     }
 
     /// Request counts of `/v1` routes other than login (what the plugin sent).

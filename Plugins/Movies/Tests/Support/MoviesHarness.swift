@@ -70,12 +70,14 @@ struct MoviesHarness: Sendable {
     }
 
     /// Requests counted by the server, by route template.
+    /// Requests received per route, sent alone or inside a batch.
     func stats() async throws -> [String: Int] {
         let response = try await HTTPTransport(baseURL: server.baseURL).send(
             HTTPRequest("GET", "/admin/stats", authenticated: false)
         )
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        return object?["requests"] as? [String: Int] ?? [:]
+        let alone = object?["requests"] as? [String: Int] ?? [:]
+        return alone.merging(object?["batched"] as? [String: Int] ?? [:], uniquingKeysWith: +)
     }
 
     struct LoginBody: Decodable {

@@ -44,10 +44,12 @@ struct RecipeServer {
     }
 
     /// Requests received per `METHOD /template` since the last reset.
+    /// Requests received per route, sent alone or inside a batch.
     func stats() async throws -> [String: Int] {
         let response = try await transport.send(HTTPRequest("GET", "/admin/stats", authenticated: false))
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        return (object?["requests"] as? [String: Int]) ?? [:]
+        let alone = object?["requests"] as? [String: Int] ?? [:]
+        return alone.merging(object?["batched"] as? [String: Int] ?? [:], uniquingKeysWith: +)
     }
 
     /// Requests received whose key contains `fragment` (e.g. `saved-recipes`).
