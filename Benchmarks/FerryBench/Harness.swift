@@ -100,7 +100,8 @@ enum Prefill {
     }
 }
 
-/// The raw baseline's version of the kernel's writes: the same rows in the same tables.
+/// The raw baseline's version of the kernel's writes: the same rows in the same tables,
+/// with the same time-ordered operation ids.
 enum RawOutbox {
     static func insertOperation(_ raw: RawSQLite, entity: String, value: String, now: Double) throws {
         try raw.run(
@@ -110,7 +111,7 @@ enum RawOutbox {
             VALUES (?, 'bench', 'put', ?, ?, NULL, ?, ?, 'pending', 0, NULL)
             """,
             [
-                .text(UUID().uuidString.lowercased()), .text(entity), .blob(Data("{\"title\":\"\(value)\"}".utf8)),
+                .text(UUID.timeOrdered(at: Date()).uuidString.lowercased()), .text(entity), .blob(Data("{\"title\":\"\(value)\"}".utf8)),
                 .double(now), .double(now),
             ]
         )

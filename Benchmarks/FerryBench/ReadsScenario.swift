@@ -40,7 +40,13 @@ struct ReadsScenario {
                 try raw.query("SELECT id, value, updated_at FROM bench_entities WHERE id = ?", [.text(id)]) { s in
                     found = (RawSQLite.text(s, 0), RawSQLite.text(s, 1), RawSQLite.int(s, 2))
                 }
+                var pending = false
+                try raw.query(
+                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)",
+                    [.text(id)]
+                ) { s in pending = RawSQLite.int(s, 0) != 0 }
                 rawPoint.add(clock.now - start)
+                precondition(!pending)
                 precondition(found != nil)
             }
             for _ in 0..<lists {
@@ -50,7 +56,12 @@ struct ReadsScenario {
                 try raw.query("SELECT id, value, updated_at FROM bench_entities ORDER BY id") { s in
                     all.append((RawSQLite.text(s, 0), RawSQLite.text(s, 1), sqlite3_column_double(s, 2)))
                 }
+                var pending = false
+                try raw.query("SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench')", []) { s in
+                    pending = RawSQLite.int(s, 0) != 0
+                }
                 rawList.add(clock.now - start)
+                precondition(!pending)
                 precondition(all.count == rows)
             }
         }
@@ -67,21 +78,18 @@ struct ReadsScenario {
                 .cacheFirst,
                 cache: {
                     try await store.read { db in
-                        try Entity.fetchOne(
+                        let entity = try Entity.fetchOne(
                             db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities WHERE id = ?"),
                             arguments: [id]
                         )
-                    }
-                },
-                pending: {
-                    try await store.read { db in
-                        try Bool.fetchOne(
+                        let pending = try Bool.fetchOne(
                             db.cachedStatement(
                                 sql:
                                     "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)"
                             ),
                             arguments: [id]
-                        ) ?? false
+                        )
+                        return entity.map { CacheSnapshot(value: $0, hasPendingWrites: pending ?? false) }
                     }
                 },
                 refresh: {}
@@ -95,18 +103,15 @@ struct ReadsScenario {
                 .cacheFirst,
                 cache: {
                     try await store.read { db in
-                        try Entity.fetchAll(
+                        let entities = try Entity.fetchAll(
                             db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities ORDER BY id")
                         )
-                    }
-                },
-                pending: {
-                    try await store.read { db in
-                        try Bool.fetchOne(
+                        let pending = try Bool.fetchOne(
                             db.cachedStatement(
                                 sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench')"
                             )
-                        ) ?? false
+                        )
+                        return CacheSnapshot(value: entities, hasPendingWrites: pending ?? false)
                     }
                 },
                 refresh: {}

@@ -26,3 +26,15 @@ public struct CachedRead<Value: Sendable>: Sendable {
     /// Whether the value came from the cache without a refresh.
     public var isFromCache: Bool { origin == .cache }
 }
+
+/// What the cache holds for a read: the value, and whether it includes local writes still
+/// waiting in the outbox. Read both in one store access.
+public struct CacheSnapshot<Value: Sendable>: Sendable {
+    public var value: Value
+    public var hasPendingWrites: Bool
+
+    public init(value: Value, hasPendingWrites: Bool) {
+        self.value = value
+        self.hasPendingWrites = hasPendingWrites
+    }
+}

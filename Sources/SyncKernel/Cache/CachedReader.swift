@@ -12,8 +12,11 @@ import Logging
 /// let reader = CachedReader(connectivity: runtime.connectivity, logger: logger)
 /// let last = try await reader.read(
 ///     .cacheThenNetwork,
-///     cache: { try await store.read { db in try Movie.all(db) } },
-///     pending: { try await store.read { db in try Movie.hasPending(db) } },
+///     cache: {
+///         try await store.read { db in
+///             CacheSnapshot(value: try Movie.all(db), hasPendingWrites: try Movie.hasPending(db))
+///         }
+///     },
 ///     refresh: { _ = try await plugin.pull(context) },
 ///     deliver: { print($0.value) })
 /// ```
@@ -36,8 +39,8 @@ public struct CachedReader: Sendable {
     /// Reads under `policy`.
     ///
     /// - Parameters:
-    ///   - cache: the cached value, or nil when the cache holds no answer yet.
-    ///   - pending: whether the cached value includes unsent local writes.
+    ///   - cache: the cached value and whether it includes unsent local writes, or nil
+    ///     when the cache holds no answer yet.
     ///   - refresh: brings the cache up to date from the remote.
     ///   - deliver: called with each answer as soon as it is known: the cached one, then the refreshed one.
     /// - Returns: the last answer delivered.
@@ -47,15 +50,14 @@ public struct CachedReader: Sendable {
     @discardableResult
     public func read<Value: Sendable>(
         _ policy: CachePolicy,
-        cache: @Sendable () async throws -> Value?,
-        pending: @Sendable () async throws -> Bool,
+        cache: @Sendable () async throws -> CacheSnapshot<Value>?,
         refresh: @Sendable () async throws -> Void,
         deliver: @Sendable (CachedRead<Value>) async throws -> Void = { _ in }
     ) async throws -> CachedRead<Value>? {
         var last: CachedRead<Value>?
         let cached = try await cache()
         if policy.showsCache, let cached {
-            last = CachedRead(value: cached, origin: .cache, hasPendingWrites: try await pending())
+            last = CachedRead(value: cached.value, origin: .cache, hasPendingWrites: cached.hasPendingWrites)
             try await deliver(last!)
         }
         let hit = cached != nil
@@ -87,7 +89,7 @@ public struct CachedReader: Sendable {
             throw error
         }
         guard let fresh = try await cache() else { return last }
-        let answer = CachedRead(value: fresh, origin: .network, hasPendingWrites: try await pending())
+        let answer = CachedRead(value: fresh.value, origin: .network, hasPendingWrites: fresh.hasPendingWrites)
         try await deliver(answer)
         return answer
     }

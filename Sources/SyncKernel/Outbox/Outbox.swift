@@ -47,7 +47,7 @@ public struct Outbox: Sendable {
                 return .cancelled
             }
         }
-        let id = UUID()
+        let id = UUID.timeOrdered(at: now)
         try OutboxQueries.insert(
             operation,
             id: id,

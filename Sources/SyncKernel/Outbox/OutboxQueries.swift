@@ -203,7 +203,8 @@ extension OutboxQueries {
                 WHERE seq = ?
                 """,
             arguments: [
-                UUID().uuidString.lowercased(), payload, base, force, attempts, now.timeIntervalSince1970, sequence,
+                UUID.timeOrdered(at: now).uuidString.lowercased(), payload, base, force, attempts,
+                now.timeIntervalSince1970, sequence,
             ]
         )
     }

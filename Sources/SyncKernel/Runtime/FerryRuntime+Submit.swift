@@ -74,7 +74,7 @@ extension FerryRuntime {
         let now = clock.now()
         let queued = QueuedOperation(
             sequence: 0,
-            id: UUID(),
+            id: UUID.timeOrdered(at: now),
             plugin: operation.plugin,
             kind: operation.kind,
             entity: operation.entity,

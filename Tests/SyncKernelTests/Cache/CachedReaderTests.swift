@@ -16,8 +16,7 @@ struct CachedReaderTests {
         func read(_ reader: CachedReader, _ policy: CachePolicy) async throws -> CachedRead<[String]>? {
             try await reader.read(
                 policy,
-                cache: { self.value.withLock { $0 } },
-                pending: { false },
+                cache: { self.value.withLock { $0 }.map { CacheSnapshot(value: $0, hasPendingWrites: false) } },
                 refresh: {
                     self.refreshes.withLock { $0 += 1 }
                     if let error = self.failure.withLock({ $0 }) { throw error }

@@ -47,8 +47,11 @@ public struct MoviesLibrary: Sendable {
         let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
         return try await reader.read(
             policy ?? plugin.settings.cachePolicy,
-            cache: { try await hasCache() ? try await movies(status: status) : nil },
-            pending: { try await movies(status: status).contains { $0.hasPendingWrites } },
+            cache: {
+                guard try await hasCache() else { return nil }
+                let movies = try await movies(status: status)
+                return CacheSnapshot(value: movies, hasPendingWrites: movies.contains { $0.hasPendingWrites })
+            },
             refresh: { _ = try await refresh() },
             deliver: deliver
         )

@@ -61,9 +61,9 @@ extension RecipeBook {
             policy,
             cache: {
                 let listing = try await book.list(savedOnly: savedOnly)
-                return listing.recipes.isEmpty && listing.lastSyncedAt == nil ? nil : listing
+                guard !listing.recipes.isEmpty || listing.lastSyncedAt != nil else { return nil }
+                return CacheSnapshot(value: listing, hasPendingWrites: listing.recipes.contains { !$0.pending.isEmpty })
             },
-            pending: { try await book.list(savedOnly: savedOnly).recipes.contains { !$0.pending.isEmpty } },
             refresh: { try await book.refresh() }
         )
     }
