@@ -14,9 +14,8 @@ extension SyncEngine {
             accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base)
         } else {
             for operation in operations {
-                if let outcome = await send(operation, plugin: plugin, transport: transport) {
-                    accepted.append((operation, outcome))
-                }
+                let result = await attempt(operation, plugin: plugin, transport: transport)
+                if let done = await outcome(of: operation, result, plugin: plugin) { accepted.append(done) }
             }
         }
         await acknowledge(accepted, plugin: plugin)
@@ -39,9 +38,9 @@ extension SyncEngine {
         let accepted = await withTaskGroup(of: (QueuedOperation, SendOutcome)?.self) { group in
             for operation in operations {
                 group.addTask {
-                    let outcome = await self.send(operation, plugin: plugin, transport: batched)
+                    let result = await self.attempt(operation, plugin: plugin, transport: batched)
                     await batch.leave()
-                    return outcome.map { (operation, $0) }
+                    return await self.outcome(of: operation, result, plugin: plugin)
                 }
             }
             var accepted: [(QueuedOperation, SendOutcome)] = []
@@ -57,12 +56,12 @@ extension SyncEngine {
         return accepted
     }
 
-    /// Sends one leased operation; returns its outcome, or records its failure and returns nil.
-    private func send(
+    /// Sends one leased operation through `transport`.
+    private func attempt(
         _ operation: QueuedOperation,
         plugin: any SyncPlugin,
         transport: HTTPTransport
-    ) async -> SendOutcome? {
+    ) async -> Result<SendOutcome, any Error> {
         let context = SendContext(
             transport: transport,
             store: runtime.store,
@@ -70,8 +69,22 @@ extension SyncEngine {
             logger: runtime.logger
         )
         do {
-            return try await plugin.send(operation, context: context)
+            return .success(try await plugin.send(operation, context: context))
         } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The accepted operation and its outcome, or nil once a failure is recorded.
+    private func outcome(
+        of operation: QueuedOperation,
+        _ result: Result<SendOutcome, any Error>,
+        plugin: any SyncPlugin
+    ) async -> (QueuedOperation, SendOutcome)? {
+        switch result {
+        case .success(let outcome):
+            return (operation, outcome)
+        case .failure(let error):
             await recordFailure(error, of: operation, plugin: plugin)
             return nil
         }
