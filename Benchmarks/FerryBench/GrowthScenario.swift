@@ -58,7 +58,8 @@ struct GrowthScenario {
         }
 
         resetPeakRSS()
-        let runtime = try await harness.runtime(in: folder)
+        // One operation per lease, as the raw baseline does; batched drains are scenario 3's.
+        let runtime = try await harness.runtime(in: folder, batchSize: 1)
         let clock = ContinuousClock()
         var enqueue = Duration.zero
         for i in 0..<k {
