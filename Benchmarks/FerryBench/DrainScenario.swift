@@ -34,8 +34,20 @@ struct DrainScenario {
             let single = try await plain.puts(count, prefix: "plain")
             let batched = try await plain.batched(count, size: 100, prefix: "batch")
 
-            let oneAtATime = try await kernelDrain(count: count, concurrency: 1, batchSize: 1, server: target, tag: "k1")
-            let concurrent = try await kernelDrain(count: count, concurrency: 8, batchSize: 1, server: target, tag: "k8")
+            let oneAtATime = try await kernelDrain(
+                count: count,
+                concurrency: 1,
+                batchSize: 1,
+                server: target,
+                tag: "k1"
+            )
+            let concurrent = try await kernelDrain(
+                count: count,
+                concurrency: 8,
+                batchSize: 1,
+                server: target,
+                tag: "k8"
+            )
             let batchedKernel = try await kernelDrain(
                 count: count,
                 concurrency: 1,

@@ -111,7 +111,8 @@ enum RawOutbox {
             VALUES (?, 'bench', 'put', ?, ?, NULL, ?, ?, 'pending', 0, NULL)
             """,
             [
-                .text(UUID.timeOrdered(at: Date()).uuidString.lowercased()), .text(entity), .blob(Data("{\"title\":\"\(value)\"}".utf8)),
+                .text(UUID.timeOrdered(at: Date()).uuidString.lowercased()), .text(entity),
+                .blob(Data("{\"title\":\"\(value)\"}".utf8)),
                 .double(now), .double(now),
             ]
         )

@@ -86,4 +86,51 @@ struct BatchTests {
         #expect(notArray.status == 400)
         await server.stop()
     }
+
+    @Test func aKeyUsedTwiceInOneBatchReplaysTheFirstAnswer() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let put: [String: Any] = [
+            "method": "PUT", "path": "/v1/recipes/twice", "headers": ["Idempotency-Key": "k-twice"],
+            "body": ["title": "Twice"],
+        ]
+        let response = try await server.request(.POST, "/v1/batch", json: ["requests": [put, put]], token: token)
+        let responses = try #require(response.object["responses"] as? [[String: Any]])
+        #expect(responses.map { $0["status"] as? Int } == [201, 201])
+        #expect((responses[1]["headers"] as? [String: String])?["Idempotent-Replayed"] == "true")
+        let recipe = try await server.request(.GET, "/v1/recipes/twice", token: token)
+        #expect(recipe.object["version"] as? Int == 1)
+        await server.stop()
+    }
+
+    /// A batch claims its keys before it reads their records: the same create sent alone
+    /// while the batch runs either waits (409 in flight) or is replayed, and never runs twice.
+    @Test func aBatchAndALoneRequestWithTheSameKeyNeverBothRun() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let create: [String: Any] = [
+            "method": "PUT", "path": "/v1/recipes/race-1",
+            "headers": ["Idempotency-Key": "k-race", "If-None-Match": "*"], "body": ["title": "Race"],
+        ]
+        let reads = Array(repeating: ["method": "GET", "path": "/v1/recipes"] as [String: Any], count: 300)
+        async let batch = server.request(.POST, "/v1/batch", json: ["requests": reads + [create]], token: token)
+        async let alone = server.request(
+            .PUT,
+            "/v1/recipes/race-1",
+            json: ["title": "Race"],
+            token: token,
+            headers: ["Idempotency-Key": "k-race", "If-None-Match": "*"]
+        )
+        let (batchAnswer, aloneAnswer) = try await (batch, alone)
+        let slot = try #require((batchAnswer.object["responses"] as? [[String: Any]])?.last)
+        let slotCode = ((slot["body"] as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+        let aloneCode = (aloneAnswer.object["error"] as? [String: Any])?["code"] as? String
+        for (status, code) in [(slot["status"] as? Int, slotCode), (aloneAnswer.status, aloneCode)] {
+            #expect(status == 201 || code == "idempotency_key_in_flight", "ran twice: \(status ?? 0) \(code ?? "")")
+        }
+        #expect(slot["status"] as? Int == 201 || aloneAnswer.status == 201)
+        let recipe = try await server.request(.GET, "/v1/recipes/race-1", token: token)
+        #expect(recipe.object["version"] as? Int == 1)
+        await server.stop()
+    }
 }

@@ -58,7 +58,8 @@ struct KillRecoveryTests {
                 let stats = try await server.stats()
                 // Both operations leave together, as one batch, or alone.
                 let together = stats["POST /v1/batch", default: 0] > 0
-                let alone = stats["PUT /v1/recipes/{id}", default: 0] > 0 && stats["PUT /v1/saved-recipes/{id}", default: 0] > 0
+                let alone =
+                    stats["PUT /v1/recipes/{id}", default: 0] > 0 && stats["PUT /v1/saved-recipes/{id}", default: 0] > 0
                 if together || alone { break }
                 try #require(ContinuousClock.now < deadline, "the runner never sent its operations: \(stats)")
                 try await Task.sleep(for: .milliseconds(20))

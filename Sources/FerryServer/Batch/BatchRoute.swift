@@ -39,7 +39,12 @@ enum BatchRoute {
         let environment = dispatcher.environment
         let user = try request.requireUser()
         let keys = parsed.compactMap { try? $0.get().1.header("Idempotency-Key") }
-        let records = try await BatchIdempotency.load(keys: keys, userID: user.id, database: environment.database)
+        let records = try await BatchIdempotency.begin(
+            keys: keys,
+            userID: user.id,
+            database: environment.database,
+            inFlight: environment.inFlight
+        )
         var responses: [JSON] = []
         for result in parsed {
             let response: APIResponse
@@ -52,7 +57,7 @@ enum BatchRoute {
             }
             responses.append(json(response))
         }
-        try await records.save(database: environment.database, inFlight: environment.inFlight, now: environment.now)
+        try await records.finish(database: environment.database, inFlight: environment.inFlight, now: environment.now)
         return .json(["responses": .array(responses)])
     }
 
@@ -137,18 +142,19 @@ enum BatchRoute {
     static func json(_ response: APIResponse) -> JSON {
         var object: [String: JSON] = [
             "status": .int(response.status.code),
-            "headers": .object(
-                response.headers.filter { $0.key.lowercased() != "content-type" }.mapValues(JSON.string)
-            ),
             "body": .null,
         ]
+        var headers = response.headers
         if !response.body.isEmpty {
             if let json = JSON.decode(response.body) {
                 object["body"] = json
+                // The body is JSON by construction; a type is kept only for other bodies.
+                headers = headers.filter { $0.key.lowercased() != "content-type" }
             } else {
                 object["body_base64"] = .string(response.body.base64EncodedString())
             }
         }
+        object["headers"] = .object(headers.mapValues(JSON.string))
         return .object(object)
     }
 }

@@ -92,41 +92,42 @@ struct Dispatcher: Sendable {
         }
         let fingerprint = IdempotencyStore.fingerprint(request)
         if let record = batch?.record(for: key) { return try replay(record, fingerprint: fingerprint, key: key) }
-        let database = environment.database
-        let claim = "\(user.id)\n\(key)"
-        guard environment.inFlight.claim(claim) else {
-            throw APIError(
-                .conflict,
-                "idempotency_key_in_flight",
-                "A request with this Idempotency-Key is still being processed.",
-                headers: ["Retry-After": "1"]
-            )
-        }
-        guard let batch else {
-            defer { environment.inFlight.release(claim) }
-            if let record = try await database.read({ db in try IdempotencyStore.find(db, userID: user.id, key: key) }) {
-                return try replay(record, fingerprint: fingerprint, key: key)
-            }
+        let inFlight = APIError(
+            .conflict,
+            "idempotency_key_in_flight",
+            "A request with this Idempotency-Key is still being processed.",
+            headers: ["Retry-After": "1"]
+        )
+        if let batch {
+            // The batch holds its keys' claims and has read their records.
+            guard !batch.isBusy(key) else { throw inFlight }
             let response = try await respond(route, request)
-            // A 5xx is not recorded: the request may be retried.
-            if response.status.code < 500 {
-                let now = environment.now
-                try await database.write { db in
-                    try IdempotencyStore.save(
-                        db,
-                        userID: user.id,
-                        key: key,
-                        fingerprint: fingerprint,
-                        response: response,
-                        now: now
-                    )
-                }
-            }
+            if response.status.code < 500 { batch.remember(key: key, fingerprint: fingerprint, response: response) }
             return response
         }
-        batch.hold(claim)
+        let claim = BatchIdempotency.claim(user.id, key)
+        guard environment.inFlight.claim(claim) else { throw inFlight }
+        defer { environment.inFlight.release(claim) }
+        if let record = try await environment.database.read({ db in
+            try IdempotencyStore.find(db, userID: user.id, key: key)
+        }) {
+            return try replay(record, fingerprint: fingerprint, key: key)
+        }
         let response = try await respond(route, request)
-        if response.status.code < 500 { batch.remember(key: key, fingerprint: fingerprint, response: response) }
+        // A 5xx is not recorded: the request may be retried.
+        if response.status.code < 500 {
+            let now = environment.now
+            try await environment.database.write { db in
+                try IdempotencyStore.save(
+                    db,
+                    userID: user.id,
+                    key: key,
+                    fingerprint: fingerprint,
+                    response: response,
+                    now: now
+                )
+            }
+        }
         return response
     }
 

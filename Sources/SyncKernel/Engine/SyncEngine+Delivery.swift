@@ -32,7 +32,8 @@ extension SyncEngine {
             participants: operations.count,
             executor: transport.executor,
             base: base,
-            path: runtime.configuration.kernel.sync.batchPath
+            path: runtime.configuration.kernel.sync.batchPath,
+            limiter: requestLimiter
         )
         let batched = transport.with(executor: batch.participantExecutor)
         let accepted = await withTaskGroup(of: (QueuedOperation, SendOutcome)?.self) { group in
@@ -135,7 +136,13 @@ extension SyncEngine {
         try outcome.apply?(db)
         try OutboxQueries.delete(operation.sequence, in: db)
         if let remoteID = outcome.remoteID, remoteID != operation.entity {
-            try IDMappings.remap(plugin: operation.plugin, localID: operation.entity, remoteID: remoteID, now: now, in: db)
+            try IDMappings.remap(
+                plugin: operation.plugin,
+                localID: operation.entity,
+                remoteID: remoteID,
+                now: now,
+                in: db
+            )
             try plugin.remap(localID: operation.entity, to: remoteID, in: db)
         }
     }

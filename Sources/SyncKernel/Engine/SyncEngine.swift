@@ -15,9 +15,13 @@ public actor SyncEngine: Service {
     var nextPull: [String: Date] = [:]
     private let stopping = OnceFlag()
 
+    /// Requests that leave a batch to go alone share these permits (`sync.concurrency`).
+    let requestLimiter: RequestLimiter
+
     public init(runtime: FerryRuntime, owner: LeaseOwner = .current) {
         self.runtime = runtime
         self.owner = owner
+        self.requestLimiter = RequestLimiter(permits: runtime.configuration.kernel.sync.concurrency)
     }
 
     /// Does everything that can be done now, once: sends due operations until none is
@@ -102,7 +106,7 @@ public actor SyncEngine: Service {
             var inFlight = 0
             while true {
                 if !stopping.isSet, inFlight < slots {
-                            let deliveries = try await leaseDue(slots: slots - inFlight)
+                    let deliveries = try await leaseDue(slots: slots - inFlight)
                     for operations in deliveries {
                         group.addTask { await self.deliver(operations) }
                     }
