@@ -42,18 +42,15 @@ public struct HTTPTransport: Sendable {
 
     /// The same transport with other credentials (or none).
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
-        HTTPTransport(
-            baseURL: baseURL,
-            credentials: credentials,
-            timeout: timeout,
-            maxBodyBytes: maxBodyBytes,
-            executor: executor,
-            logger: logger
-        )
+        copy(credentials: credentials, executor: executor)
     }
 
     /// The same transport putting its requests on the wire through `executor`.
     func with(executor: any HTTPExecutor) -> HTTPTransport {
+        copy(credentials: credentials, executor: executor)
+    }
+
+    private func copy(credentials: (any CredentialProvider)?, executor: any HTTPExecutor) -> HTTPTransport {
         HTTPTransport(
             baseURL: baseURL,
             credentials: credentials,
