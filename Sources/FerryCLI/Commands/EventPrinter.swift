@@ -37,7 +37,7 @@ struct EventPrinter: Service {
                 "retrying  \(plugin) \(kind) (attempt \(attempts)) at \(ISO8601DateFormatter().string(from: at)): \(reason)"
         case .waitingForConnectivity(let plugin, _, _): return "waiting   \(plugin): remote unreachable"
         case .dead(let plugin, let kind, let operation, let reason):
-            return "dead      \(plugin) \(kind) \(operation.uuidString.lowercased().prefix(8)): \(reason)"
+            return "dead      \(plugin) \(kind) \(operation.shortID): \(reason)"
         case .conflict(let report):
             return
                 "conflict  \(report.plugin) \(report.kind) \(report.entity): \(report.policy.rawValue) kept \(report.outcome)"

@@ -105,13 +105,14 @@ public struct QueueInspector: Sendable {
         }
     }
 
-    /// The operation whose id is `id` or starts with it.
+    /// The operation whose id is `id`, starts with it or ends with it (`shortID`).
     public func find(_ id: String) async throws -> QueuedOperation {
+        let text = id.lowercased()
         let matches = try await runtime.store.read { db in
             try QueuedOperation.fetchAll(
                 db,
-                sql: "SELECT * FROM kernel_operations WHERE id LIKE ? LIMIT 2",
-                arguments: [id.lowercased() + "%"]
+                sql: "SELECT * FROM kernel_operations WHERE id LIKE ? OR id LIKE ? LIMIT 2",
+                arguments: [text + "%", "%" + text]
             )
         }
         guard let first = matches.first else {
@@ -176,6 +177,12 @@ public struct QueueInspector: Sendable {
 }
 
 extension QueuedOperation {
-    /// The first eight characters of the id, enough to name it on the command line.
-    public var shortID: String { String(id.uuidString.lowercased().prefix(8)) }
+    /// Enough of the id to name the operation on the command line.
+    public var shortID: String { id.shortID }
+}
+
+extension UUID {
+    /// The last eight characters: the random end of a time-ordered id (its start is the
+    /// time, shared by operations queued in the same millisecond).
+    public var shortID: String { String(uuidString.lowercased().suffix(8)) }
 }
