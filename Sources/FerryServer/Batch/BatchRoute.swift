@@ -45,7 +45,7 @@ enum BatchRoute {
             database: environment.database,
             inFlight: environment.inFlight
         )
-        var responses: [JSON] = []
+        var responses: [APIResponse] = []
         for result in parsed {
             let response: APIResponse
             switch result {
@@ -55,10 +55,14 @@ enum BatchRoute {
             case .failure(let error):
                 response = .error(error)
             }
-            responses.append(json(response))
+            responses.append(response)
         }
         try await records.finish(database: environment.database, inFlight: environment.inFlight, now: environment.now)
-        return .json(["responses": .array(responses)])
+        return APIResponse(
+            status: .ok,
+            headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: encodedAnswers(responses)
+        )
     }
 
     static func subrequest(
@@ -111,8 +115,9 @@ enum BatchRoute {
         }
         headers["authorization"] = outer.header("Authorization")
         var bodyData = Data()
-        if let body = object["body"], !body.isNull {
-            bodyData = body.encoded()
+        let json = object["body"].flatMap { $0.isNull ? nil : $0 }
+        if let json {
+            bodyData = json.encoded()
             headers["content-type"] = "application/json"
         }
         let parts = fullPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -135,26 +140,34 @@ enum BatchRoute {
             parameters: parameters
         )
         request.user = outer.user
+        request.json = json
         return (route, request)
     }
 
-    /// `{"status", "headers", "body"}`; a body that is not JSON goes in `body_base64`.
-    static func json(_ response: APIResponse) -> JSON {
-        var object: [String: JSON] = [
-            "status": .int(response.status.code),
-            "body": .null,
-        ]
-        var headers = response.headers
-        if !response.body.isEmpty {
-            if let json = JSON.decode(response.body) {
-                object["body"] = json
-                // The body is JSON by construction; a type is kept only for other bodies.
-                headers = headers.filter { $0.key.lowercased() != "content-type" }
+    /// `{"responses": [{"status", "headers", "body"}, ...]}`. A JSON body is copied in as
+    /// it is (every JSON answer of this server is encoded by it); another body goes in
+    /// `body_base64`, with its `Content-Type` kept.
+    static func encodedAnswers(_ responses: [APIResponse]) -> Data {
+        var out = Data(#"{"responses":["#.utf8)
+        for (index, response) in responses.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let type = response.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased()
+            let isJSON = type?.hasPrefix("application/json") == true
+            var headers = response.headers
+            if isJSON || response.body.isEmpty { headers = headers.filter { $0.key.lowercased() != "content-type" } }
+            out.append(contentsOf: #"{"status":\#(response.status.code),"headers":"#.utf8)
+            out.append(JSON.object(headers.mapValues(JSON.string)).encoded())
+            if response.body.isEmpty {
+                out.append(contentsOf: #","body":null}"#.utf8)
+            } else if isJSON {
+                out.append(contentsOf: #","body":"#.utf8)
+                out.append(response.body)
+                out.append(UInt8(ascii: "}"))
             } else {
-                object["body_base64"] = .string(response.body.base64EncodedString())
+                out.append(contentsOf: #","body":null,"body_base64":"\#(response.body.base64EncodedString())"}"#.utf8)
             }
         }
-        object["headers"] = .object(headers.mapValues(JSON.string))
-        return .object(object)
+        out.append(contentsOf: "]}".utf8)
+        return out
     }
 }

@@ -14,6 +14,11 @@ struct APIRequest: Sendable {
     var parameters: [String: String] = [:]
     /// The caller, once authenticated.
     var user: AuthenticatedUser?
+    /// The body already decoded: a batch's sub-request arrives parsed with the batch.
+    var json: JSON?
+
+    /// The body as JSON, or nil when it is not JSON.
+    var decodedBody: JSON? { json ?? JSON.decode(body) }
 
     /// A header by case-insensitive name.
     func header(_ name: String) -> String? {
@@ -36,7 +41,7 @@ struct APIRequest: Sendable {
         guard !body.isEmpty else {
             throw APIError.badRequest("missing_body", "This request needs a JSON object body.")
         }
-        guard let json = JSON.decode(body) else {
+        guard let json = decodedBody else {
             throw APIError.badRequest("malformed_json", "The request body is not valid JSON.")
         }
         guard let object = json.objectValue else {

@@ -60,7 +60,7 @@ enum IdempotencyStore {
     static func fingerprint(_ request: APIRequest) -> String {
         let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         let acting = request.header("X-Acting-As-Member") ?? ""
-        let body = JSON.decode(request.body).map { $0.encoded() } ?? request.body
+        let body = request.decodedBody.map { $0.encoded() } ?? request.body
         return SHA256.hex("\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256.hex(body))")
     }
 }
