@@ -3,15 +3,22 @@ import GRDB
 import SyncKernel
 
 /// Scenario 1: one entity upsert plus its operation, one transaction, with `size` rows in the store.
+///
+/// Written back to back, or `inBursts`: five writes, then a pause of 50 ms (outside the
+/// timing), which is closer to what a person produces than a full-speed stream.
 struct LocalWriteScenario {
     let harness: Harness
     let report: Report
     let smoke: Bool
 
-    func run(size: Int, durability: Durability) async throws {
-        let writes = smoke ? 50 : (durability == .full ? min(max(size, 1000), 2000) : min(max(size, 1000), 20_000))
+    static let burst = 5
+
+    func run(size: Int, durability: Durability, inBursts: Bool = false) async throws {
+        var writes = smoke ? 50 : (durability == .full ? min(max(size, 1000), 2000) : min(max(size, 1000), 20_000))
+        if inBursts { writes = smoke ? 20 : 2000 }
+        let pause: Duration = inBursts ? .milliseconds(smoke ? 1 : 50) : .zero
         let warmup = smoke ? 5 : 200
-        let folder = harness.folder("local-\(durability.rawValue)-\(size)")
+        let folder = harness.folder("local-\(durability.rawValue)-\(size)\(inBursts ? "-bursts" : "")")
         try await harness.createSchema(in: folder)
         try Prefill.entities(size, path: harness.databasePath(folder))
         let sync = durability == .full ? "FULL" : "NORMAL"
@@ -36,6 +43,7 @@ struct LocalWriteScenario {
                     raw.add(elapsed)
                     rawTotal += elapsed
                 }
+                if inBursts, i % Self.burst == Self.burst - 1 { try await Task.sleep(for: pause) }
             }
         }
 
@@ -56,12 +64,13 @@ struct LocalWriteScenario {
                     ferry.add(elapsed)
                     ferryTotal += elapsed
                 }
+                if inBursts, i % Self.burst == Self.burst - 1 { try await Task.sleep(for: pause) }
             }
         }
 
-        let name = "local write \(durability.rawValue.uppercased())"
+        let name = "local write \(durability.rawValue.uppercased())\(inBursts ? " bursts" : "")"
         let label = "\(size.formatted) rows"
-        let normal = durability == .normal
+        let normal = durability == .normal && !inBursts
         report.add(
             Figure(
                 scenario: name,
@@ -110,6 +119,7 @@ struct LocalWriteScenario {
                 baselineName: "raw C"
             )
         )
+        guard !inBursts else { return }
         let ferryRate = Double(writes) / ferryTotal.seconds
         let rawRate = Double(writes) / rawTotal.seconds
         report.add(

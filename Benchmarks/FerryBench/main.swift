@@ -38,7 +38,7 @@ struct Options {
                 out = value
             case "-h", "--help":
                 print(
-                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,writers,drain,reads,growth,coalescing,recipes] [--out DIR]"
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes] [--out DIR]"
                 )
                 exit(0)
             default:
@@ -81,6 +81,10 @@ do {
         let scenario = LocalWriteScenario(harness: harness, report: report, smoke: smoke)
         for size in options.sizes { try await scenario.run(size: size, durability: .normal) }
         for size in options.sizes where size <= 100_000 { try await scenario.run(size: size, durability: .full) }
+    }
+    if options.wants("bursts"), let largest = options.sizes.max() {
+        let scenario = LocalWriteScenario(harness: harness, report: report, smoke: smoke)
+        try await scenario.run(size: largest, durability: .normal, inBursts: true)
     }
     if options.wants("writers") {
         try await ConcurrentWritersScenario(harness: harness, report: report, smoke: smoke).run()
