@@ -1,0 +1,122 @@
+import Foundation
+
+/// Puts gathered requests on the wire: together as a batch, or alone.
+struct BatchSender: Sendable {
+    struct Waiting: Sendable {
+        var request: PreparedRequest
+        var item: BatchWire.Item
+        var maxBodyBytes: Int
+        var continuation: CheckedContinuation<HTTPResponse, any Error>
+    }
+
+    let executor: any HTTPExecutor
+    let endpoint: String
+    let refusal: OnceFlag
+    let limiter: RequestLimiter
+
+    /// Sends the requests, a batch per credentials, and resumes each with its answer.
+    func send(_ taken: [Waiting]) async {
+        let groups = Dictionary(grouping: taken) { $0.request.header("Authorization") ?? "" }
+        await withTaskGroup(of: Void.self) { tasks in
+            for group in groups.values {
+                tasks.addTask { await sendGroup(group) }
+            }
+        }
+    }
+
+    /// One request goes alone; several go as one batch.
+    private func sendGroup(_ group: [Waiting]) async {
+        await group.count == 1 ? sendEachAlone(group) : sendTogether(group)
+    }
+
+    func sendAlone(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
+        try await limiter.run { try await executor.execute(request, maxBodyBytes: maxBodyBytes) }
+    }
+
+    private func sendTogether(_ group: [Waiting]) async {
+        let answer: HTTPResponse
+        do {
+            answer = try await executor.execute(try batchRequest(group), maxBodyBytes: 1 << 30)
+        } catch {
+            for waiting in group { waiting.continuation.resume(throwing: error) }
+            return
+        }
+        switch answer.status {
+        case 200..<300:
+            guard let responses = BatchWire.decode(answer.body, count: group.count) else {
+                // The requests may have run; resent alone with their idempotency keys, each
+                // gets its own answer (or the replay of it).
+                return await sendEachAlone(group)
+            }
+            var refusedInside: [Waiting] = []
+            for (waiting, response) in zip(group, responses) {
+                if Self.isNotBatchable(response) {
+                    refusedInside.append(waiting)
+                } else if response.body.count > waiting.maxBodyBytes {
+                    waiting.continuation.resume(
+                        throwing: TransportFailure(reason: "the answer is larger than \(waiting.maxBodyBytes) bytes")
+                    )
+                } else {
+                    waiting.continuation.resume(returning: response)
+                }
+            }
+            await sendEachAlone(refusedInside)
+        case 413:
+            // Too large for the remote: each half tries again.
+            let half = group.count / 2
+            async let first: Void = sendGroup(Array(group[..<half]))
+            async let second: Void = sendGroup(Array(group[half...]))
+            _ = await (first, second)
+        case 401, 403, 408, 429, 500, 502...599:
+            // About the batch as a whole (credentials, load): each request gets the same answer.
+            for waiting in group { waiting.continuation.resume(returning: answer) }
+        case 404, 405, 501:
+            refusal.set()
+            await sendEachAlone(group)
+        default:
+            await sendEachAlone(group)
+        }
+    }
+
+    private func batchRequest(_ group: [Waiting]) throws -> PreparedRequest {
+        let first = group[0].request
+        return PreparedRequest(
+            method: "POST",
+            url: endpoint,
+            headers: [
+                ("User-Agent", first.header("User-Agent") ?? "Ferry"),
+                ("Accept", "application/json"),
+                ("Content-Type", "application/json"),
+                ("Authorization", first.header("Authorization") ?? ""),
+            ],
+            body: try BatchWire.encode(group.map(\.item)),
+            timeout: group.map(\.request.timeout).max() ?? first.timeout
+        )
+    }
+
+    private func sendEachAlone(_ group: [Waiting]) async {
+        await withTaskGroup(of: Void.self) { tasks in
+            for waiting in group {
+                tasks.addTask {
+                    do {
+                        waiting.continuation.resume(
+                            returning: try await sendAlone(waiting.request, maxBodyBytes: waiting.maxBodyBytes)
+                        )
+                    } catch {
+                        waiting.continuation.resume(throwing: error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A sub-request the remote will not take inside a batch (docs/protocol.md: `400
+    /// not_batchable`); it is sent again alone.
+    private static func isNotBatchable(_ response: HTTPResponse) -> Bool {
+        guard response.status == 400,
+            let body = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+            let error = body["error"] as? [String: Any]
+        else { return false }
+        return error["code"] as? String == "not_batchable"
+    }
+}
