@@ -27,9 +27,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
+        .target(name: "FerryHashing"),
         .target(
             name: "SyncKernel",
             dependencies: [
+                "FerryHashing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -44,6 +46,7 @@ let package = Package(
         .target(
             name: "FerryServer",
             dependencies: [
+                "FerryHashing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),

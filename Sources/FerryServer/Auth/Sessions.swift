@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 import GRDB
 
@@ -37,8 +38,8 @@ enum Sessions {
             sql:
                 "INSERT INTO tokens (token_hash, session_id, kind, expires_at) VALUES (?, ?, 'access', ?), (?, ?, 'refresh', ?)",
             arguments: [
-                SHA256.hex(access), sessionID, base + configuration.accessTokenLifetime,
-                SHA256.hex(refresh), sessionID, base + configuration.refreshTokenLifetime,
+                SHA256Hasher.hex(access), sessionID, base + configuration.accessTokenLifetime,
+                SHA256Hasher.hex(refresh), sessionID, base + configuration.refreshTokenLifetime,
             ]
         )
         return (access, refresh)
@@ -59,7 +60,7 @@ enum Sessions {
                         WHERE t.token_hash = ? AND t.kind = 'access'
                         """
                 ),
-                arguments: [SHA256.hex(accessToken)]
+                arguments: [SHA256Hasher.hex(accessToken)]
             )
         else { return .failure(refused(.unknown)) }
         if row["revoked"] as Bool || row["used"] as Bool { return .failure(refused(.revoked)) }
@@ -91,7 +92,7 @@ enum Sessions {
                     FROM tokens t JOIN sessions s ON s.id = t.session_id
                     WHERE t.token_hash = ? AND t.kind = 'refresh'
                     """,
-                arguments: [SHA256.hex(refreshToken)]
+                arguments: [SHA256Hasher.hex(refreshToken)]
             )
         else { return .failure(refused(.unknown)) }
         let sessionID: String = row["session_id"]

@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 import GRDB
 import Synchronization
@@ -47,7 +48,7 @@ enum DemoAudio {
                     title: "\(album.title) \(number)",
                     partKey: "demo-a\(albumIndex + 1)-t\(number).wav",
                     data: data,
-                    sha256: SHA256.hex(data),
+                    sha256: SHA256Hasher.hex(data),
                     durationMilliseconds: Int(seconds * 1000)
                 )
             }

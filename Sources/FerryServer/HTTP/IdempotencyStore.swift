@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 import GRDB
 
@@ -61,6 +62,8 @@ enum IdempotencyStore {
         let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         let acting = request.header("X-Acting-As-Member") ?? ""
         let body = request.decodedBody.map { $0.encoded() } ?? request.body
-        return SHA256.hex("\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256.hex(body))")
+        return SHA256Hasher.hex(
+            "\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256Hasher.hex(body))"
+        )
     }
 }

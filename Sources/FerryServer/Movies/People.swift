@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 import GRDB
 
@@ -29,7 +30,7 @@ enum People {
             }
         }
         let trimmed = id.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        return trimmed.isEmpty ? "person-\(SHA256.hex(name).prefix(8))" : String(trimmed.prefix(100))
+        return trimmed.isEmpty ? "person-\(SHA256Hasher.hex(name).prefix(8))" : String(trimmed.prefix(100))
     }
 
     /// Brings the people of `scope` in line with its movies: new, changed, removed.

@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 import GRDB
 
@@ -17,7 +18,7 @@ enum Blobs {
             key: key,
             contentType: contentType,
             byteSize: data.count,
-            sha256: SHA256.hex(data),
+            sha256: SHA256Hasher.hex(data),
             updatedAt: Timestamp.string(now)
         )
         try db.execute(

@@ -1,3 +1,4 @@
+import FerryHashing
 import Foundation
 
 /// A TMDB API v3 subset under `/tmdb/3` (same paths, parameters, JSON and auth as
@@ -108,7 +109,7 @@ enum TMDBRoutes {
         return APIResponse(
             status: .ok,
             headers: [
-                "Content-Type": "image/png", "ETag": "\"\(SHA256.hex(bytes).prefix(16))\"",
+                "Content-Type": "image/png", "ETag": "\"\(SHA256Hasher.hex(bytes).prefix(16))\"",
                 "Cache-Control": "public, max-age=31536000",
             ],
             body: bytes
