@@ -85,31 +85,9 @@ public final class FerryRuntime: Sendable {
         let timeout = configuration.kernel.sync.requestTimeout.value
         let resolver = RemoteResolver(resolve: options.resolveRemote)
         var transports: [String: HTTPTransport] = [:]
-        var plugins: [any SyncPlugin] = []
-        for type in types {
-            let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
-            let transport = HTTPTransport(
-                baseURL: { try await resolver.url(for: remote) },
-                credentials: broker,
-                timeout: timeout,
-                executor: options.executor,
-                logger: options.logger
-            )
-            transports[type.name] = transport
-            let directory = configuration.dataDirectory.appendingPathComponent(type.name)
-            let context = PluginContext(
-                name: type.name,
-                store: store,
-                transport: transport,
-                directory: directory,
-                events: events,
-                clock: options.clock,
-                logger: options.logger
-            )
-            plugins.append(try build(type, configuration: configuration, context: context))
-        }
-        for (name, declared) in configuration.domains.sorted(by: { $0.key < $1.key }) {
-            let remote = declared.remote ?? configuration.kernel.server
+        var remotes: Set<String> = []
+        /// The context of plugin or domain `name`, whose requests go to `remote`.
+        func context(_ name: String, remote: String) -> PluginContext {
             let transport = HTTPTransport(
                 baseURL: { try await resolver.url(for: remote) },
                 credentials: broker,
@@ -118,7 +96,8 @@ public final class FerryRuntime: Sendable {
                 logger: options.logger
             )
             transports[name] = transport
-            let context = PluginContext(
+            remotes.insert(remote)
+            return PluginContext(
                 name: name,
                 store: store,
                 transport: transport,
@@ -127,20 +106,24 @@ public final class FerryRuntime: Sendable {
                 clock: options.clock,
                 logger: options.logger
             )
+        }
+        var plugins: [any SyncPlugin] = []
+        for type in types {
+            let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
+            plugins.append(try build(type, configuration: configuration, context: context(type.name, remote: remote)))
+        }
+        for (name, declared) in configuration.domains.sorted(by: { $0.key < $1.key }) {
+            let context = context(name, remote: declared.remote ?? configuration.kernel.server)
             let domain = DeclaredDomain(settings: declared, context: context)
             try PluginRegistry.register(domain, into: &policies, in: configuration)
             plugins.append(domain)
         }
         broker.install(options.credentials ?? plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
         let settings = SettingsStore(store: store)
-        let remotes = Set(
-            types.map { configuration.plugins[$0.name]?.kernel.remote ?? configuration.kernel.server }
-                + configuration.domains.values.map { $0.remote ?? configuration.kernel.server }
-        )
         let base =
             options.connectivity
             ?? ProbeConnectivity(
-                probeURLs: { await resolver.urls(for: remotes) },
+                probeURLs: { [remotes] in await resolver.urls(for: remotes) },
                 interval: configuration.kernel.network.probeInterval.value,
                 clock: options.clock
             )
