@@ -56,6 +56,15 @@ struct ConfigurationTests {
         #expect(try good.decodeSettings(TestPlugin.Settings.self, plugin: "items").label == "x")
     }
 
+    @Test func batchingIsOnByDefaultAndItsLimitsAreChecked() throws {
+        let configuration = try parse("sync: {batch_size: 25, batch_path: /bulk}\n")
+        #expect(configuration.kernel.sync.batchSize == 25 && configuration.kernel.sync.batchPath == "/bulk")
+        #expect(try parse("plugins:\n  items: {}\n").kernel.sync.batchSize == 100)
+        #expect(message("sync: {batch_size: 0}\n")?.contains("sync.batch_size must be between 1 and 500") == true)
+        #expect(message("sync: {batch_size: 501}\n")?.contains("sync.batch_size") == true)
+        #expect(message("sync: {batch_path: v1/batch}\n")?.contains("sync.batch_path must be a path") == true)
+    }
+
     @Test func aWrongTypeNamesTheKeyPathAndWhatIsExpected() {
         let text = message("sync:\n  concurrency: lots\n")
         #expect(text?.contains("config.yaml:2") == true)
