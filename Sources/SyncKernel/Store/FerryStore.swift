@@ -54,7 +54,11 @@ public final class FerryStore: Sendable {
                     )
                 }
             }
-            let store = FerryStore(writer: pool, path: path, checkpointer: try WALCheckpointer(path: path))
+            let store = FerryStore(
+                writer: pool,
+                path: path,
+                checkpointer: try WALCheckpointer(path: path, writer: pool)
+            )
             try store.migrate(migrations)
             return store
         } catch let error as FerryError {

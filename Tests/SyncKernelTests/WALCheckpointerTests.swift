@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import SyncKernel
+import Testing
+
+@Suite("Store: the WAL is copied back after commits, off the writer")
+struct WALCheckpointerTests {
+    /// Commits `count` transactions of 16 KB each.
+    func commit(_ count: Int, into store: FerryStore) async throws {
+        for _ in 0..<count {
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO blobs (b) VALUES (randomblob(16384))")
+            }
+        }
+    }
+
+    func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    /// Waits for a background thread's work, up to 10 seconds.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    /// Whether every frame of the WAL was copied back, read from the WAL index
+    /// (sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at byte 96, native order).
+    func walFullyCopied(_ path: String) -> Bool {
+        guard let index = FileManager.default.contents(atPath: path + "-shm"), index.count >= 100 else { return false }
+        func word(at offset: Int) -> UInt32 {
+            index.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+        }
+        return word(at: 16) > 0 && word(at: 96) == word(at: 16)
+    }
+
+    func openStore() throws -> (FerryStore, String) {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ferry-wal-\(UUID().uuidString)/ferry.sqlite").path
+        let store = try FerryStore.open(at: path)
+        try store.writer.write { db in try db.execute(sql: "CREATE TABLE blobs (b BLOB NOT NULL)") }
+        return (store, path)
+    }
+
+    @Test func committedPagesReachTheDatabaseFileWithoutTheWriterCheckpointing() async throws {
+        let (store, path) = try openStore()
+        let before = size(path)
+        // 2 MB: far below the writer's own automatic checkpoint threshold.
+        try await commit(128, into: store)
+        let copied = try await eventually { size(path) >= before + 2 * 1024 * 1024 }
+        #expect(copied, "the database file stayed at \(size(path)) bytes; the checkpointer did not run")
+    }
+
+    @Test func theWALStartsOverAfterAPauseInsteadOfGrowing() async throws {
+        let (store, path) = try openStore()
+        try await commit(128, into: store)
+        let copied = try await eventually { walFullyCopied(path) }
+        #expect(copied, "the WAL was not copied back after the burst")
+        let walSize = size(path + "-wal")
+        // Once all is copied, the next commit writes from the start of the WAL, not past its end.
+        try await commit(1, into: store)
+        #expect(size(path + "-wal") == walSize)
+    }
+}
