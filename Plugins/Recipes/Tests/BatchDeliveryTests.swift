@@ -217,10 +217,11 @@ struct BatchDeliveryTests {
             #expect(try await bed.test.operations().isEmpty)
             #expect(try await server.savedIDs(token: token) == Self.recipes)
             let stats = try await Self.rawStats(server)
-            // The refused batch, then the same saves together again with the renewed token.
-            #expect(stats.requests[Self.batchRoute] == 2, "\(stats)")
-            #expect(stats.batched[Self.saveRoute] == 3, "\(stats)")
-            #expect(stats.requests[Self.saveRoute] == nil, "\(stats)")
+            // The refused batch, then the same saves again with the renewed token: together,
+            // unless one came back later than the 50 ms a batch waits for the others.
+            #expect((1...2).contains(stats.requests[Self.batchRoute] ?? 0), "\(stats)")
+            let resent = (stats.batched[Self.saveRoute] ?? 0) + (stats.requests[Self.saveRoute] ?? 0)
+            #expect(resent == 3, "each save delivered once after the renewal: \(stats)")
         }
     }
 
