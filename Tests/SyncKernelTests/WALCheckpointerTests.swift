@@ -48,15 +48,15 @@ struct WALCheckpointerTests {
     @Test func committedPagesReachTheDatabaseFileWithoutTheWriterCheckpointing() async throws {
         let (store, path) = try openStore()
         let before = size(path)
-        // 2 MB: far below the writer's own automatic checkpoint threshold.
-        try await commit(128, into: store)
-        let copied = try await eventually { size(path) >= before + 2 * 1024 * 1024 }
+        // About 5 MB: past the checkpointer's threshold, far below the writer's own.
+        try await commit(300, into: store)
+        let copied = try await eventually { size(path) >= before + 4 * 1024 * 1024 }
         #expect(copied, "the database file stayed at \(size(path)) bytes; the checkpointer did not run")
     }
 
     @Test func theWALStartsOverAfterAPauseInsteadOfGrowing() async throws {
         let (store, path) = try openStore()
-        try await commit(128, into: store)
+        try await commit(300, into: store)
         let copied = try await eventually { walFullyCopied(path) }
         #expect(copied, "the WAL was not copied back after the burst")
         let walSize = size(path + "-wal")

@@ -45,7 +45,6 @@ public final class FerryStore: Sendable {
             // `prepareDatabase` ran: set the chosen level again on the writer, and check it.
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerSafetyNetPages)")
                 let level = try Int.fetchOne(db, sql: "PRAGMA synchronous")
                 guard level == (durability == .full ? 2 : 1) else {
                     throw FerryError(

@@ -1,25 +1,35 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// Copies committed pages from the write-ahead log back into the database, from a
-/// connection and a thread of its own, a few milliseconds after each commit.
+/// connection and a thread of its own, a few milliseconds after a commit.
 ///
 /// SQLite's automatic checkpoint runs on the committing connection, inside the commit
 /// that crosses its threshold: with a million rows it stalled single commits for tens
-/// of milliseconds. Small checkpoints that follow the writes keep each one's fsync
-/// short, which is what a concurrent commit waits behind. When nothing is written, the
-/// thread sleeps: there is no timer.
+/// of milliseconds. Here the writer's connection only reports the WAL's size after each
+/// commit (SQLite's WAL hook), and this thread does the copying:
 ///
-/// The WAL file starts over only when a writer finds it fully copied. Under a stream of
-/// writes with no pause that never happens, so the writer keeps SQLite's automatic
-/// checkpoint as a safety net, at a threshold that bounds the WAL (about 160 MB)
-/// without firing more than once per few thousand writes.
+/// - It starts once the WAL holds `minimumPages` (SQLite's own default threshold). Each
+///   time the WAL is fully copied, the next commit starts it over, and that commit pays
+///   an fsync of the WAL's header: copying after every small burst of writes would put
+///   that fsync on one write in a few.
+/// - Under a stream of writes it copies every few milliseconds: small copies keep each
+///   fsync short, and a fsync is what a concurrent commit waits behind.
+/// - The WAL starts over only when a commit finds it fully copied, which never happens
+///   under a stream of writes with no pause. The writer then checkpoints itself, as
+///   SQLite would, at `writerSafetyNetPages`: this bounds the WAL (about 160 MB) and
+///   happens once per few thousand writes.
+///
+/// When nothing is written the thread sleeps: there is no timer.
 final class WALCheckpointer: Sendable {
     /// How long the checkpointer waits after a commit, so that one pass copies a burst.
     static let delay: TimeInterval = 0.005
-    /// The writer's own automatic checkpoint threshold, in pages.
-    static let writerSafetyNetPages = 40_000
+    /// The WAL size, in pages, from which the checkpointer copies.
+    static let minimumPages: Int32 = 1000
+    /// The WAL size, in pages, at which the writer checkpoints itself.
+    static let writerSafetyNetPages: Int32 = 40_000
 
     private let wakeup = Wakeup()
 
@@ -40,7 +50,17 @@ final class WALCheckpointer: Sendable {
         thread.name = "ferry.checkpointer"
         thread.start()
         writer.writeWithoutTransaction { db in
-            db.add(transactionObserver: CommitObserver(wakeup: wakeup), extent: .databaseLifetime)
+            let hook = WALHook(wakeup: wakeup)
+            // GRDB keeps `hook` while the connection is open, which is while SQLite may call it.
+            db.add(transactionObserver: hook, extent: .databaseLifetime)
+            sqlite3_wal_hook(
+                db.sqliteConnection,
+                { context, connection, name, pages in
+                    Unmanaged<WALHook>.fromOpaque(context!).takeUnretainedValue()
+                        .walDidGrow(to: pages, connection: connection, name: name)
+                },
+                Unmanaged.passUnretained(hook).toOpaque()
+            )
         }
     }
 
@@ -59,7 +79,7 @@ private final class Wakeup: Sendable {
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
 
-    /// Called after each commit; cheap, and never blocks the writer.
+    /// Called after a commit; cheap, and never blocks the writer.
     func noteCommit() {
         let wake = state.withLock { state in
             defer { state.committed = true }
@@ -85,14 +105,27 @@ private final class Wakeup: Sendable {
     }
 }
 
-/// Observes nothing but the end of each committed transaction of the writer.
-private final class CommitObserver: TransactionObserver {
+/// Called by SQLite after each commit of the writer, with the WAL's size in pages.
+///
+/// Registered as a transaction observer that observes nothing, only so that GRDB keeps
+/// it alive as long as the connection.
+private final class WALHook: TransactionObserver {
     let wakeup: Wakeup
 
     init(wakeup: Wakeup) { self.wakeup = wakeup }
 
+    func walDidGrow(to pages: Int32, connection: OpaquePointer?, name: UnsafePointer<CChar>?) -> Int32 {
+        if pages >= WALCheckpointer.writerSafetyNetPages {
+            // What SQLite's automatic checkpoint does, at a higher threshold.
+            sqlite3_wal_checkpoint(connection, name)
+        } else if pages >= WALCheckpointer.minimumPages {
+            wakeup.noteCommit()
+        }
+        return SQLITE_OK
+    }
+
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
     func databaseDidChange(with event: DatabaseEvent) {}
-    func databaseDidCommit(_ db: Database) { wakeup.noteCommit() }
+    func databaseDidCommit(_ db: Database) {}
     func databaseDidRollback(_ db: Database) {}
 }
