@@ -33,7 +33,7 @@ final class WALCheckpointer: Sendable {
 
     private let wakeup = Wakeup()
 
-    /// Starts checkpointing the database at `path` after each commit of `writer`; stops when released.
+    /// Starts checkpointing the database at `path` after the commits of `writer`; stops when released.
     init(path: String, writer: any DatabaseWriter) throws {
         var configuration = Configuration()
         configuration.label = "ferry.checkpointer"
@@ -56,7 +56,8 @@ final class WALCheckpointer: Sendable {
             sqlite3_wal_hook(
                 db.sqliteConnection,
                 { context, connection, name, pages in
-                    Unmanaged<WALHook>.fromOpaque(context!).takeUnretainedValue()
+                    guard let context else { return SQLITE_OK }
+                    return Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue()
                         .walDidGrow(to: pages, connection: connection, name: name)
                 },
                 Unmanaged.passUnretained(hook).toOpaque()
