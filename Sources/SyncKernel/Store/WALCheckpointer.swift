@@ -19,7 +19,7 @@ import Synchronization
 ///   fsync short, and a fsync is what a concurrent commit waits behind.
 /// - The WAL starts over only when a commit finds it fully copied, which never happens
 ///   under a stream of writes with no pause. The writer then checkpoints itself, as
-///   SQLite would, at `writerSafetyNetPages`: this bounds the WAL (about 160 MB) and
+///   SQLite would, at `writerSafetyNetPages`: this bounds the WAL (about 165 MB) and
 ///   happens once per few thousand writes.
 ///
 /// When nothing is written the thread sleeps: there is no timer.
