@@ -64,4 +64,14 @@ struct WALCheckpointerTests {
         try await commit(1, into: store)
         #expect(size(path + "-wal") == walSize)
     }
+
+    @Test func whatAnEarlierProcessLeftInTheWALIsCopiedWhenTheStoreOpens() async throws {
+        let (store, path) = try openStore()
+        // A few commits, far below the checkpointer's threshold: they stay in the WAL.
+        try await commit(3, into: store)
+        let reopened = try FerryStore.open(at: path)
+        let copied = try await eventually { walFullyCopied(path) }
+        #expect(copied, "the commits left in the WAL were not copied after opening")
+        withExtendedLifetime(reopened) {}
+    }
 }

@@ -22,7 +22,8 @@ import Synchronization
 ///   SQLite would, at `writerSafetyNetPages`: this bounds the WAL (about 165 MB) and
 ///   happens once per few thousand writes.
 ///
-/// When nothing is written the thread sleeps: there is no timer.
+/// It also copies once just after the store opens. When nothing is written the thread
+/// sleeps: there is no timer.
 final class WALCheckpointer: Sendable {
     /// How long the checkpointer waits after a commit, so that one pass copies a burst.
     static let delay: TimeInterval = 0.005
@@ -63,6 +64,9 @@ final class WALCheckpointer: Sendable {
                 Unmanaged.passUnretained(hook).toOpaque()
             )
         }
+        // A process that exits soon after its commits (a CLI command) leaves them in the
+        // WAL: the next one to open the store copies them, whatever their number.
+        wakeup.noteCommit()
     }
 
     deinit {
