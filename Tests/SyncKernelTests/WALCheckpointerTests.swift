@@ -37,6 +37,13 @@ struct WALCheckpointerTests {
         return word(at: 16) > 0 && word(at: 96) == word(at: 16)
     }
 
+    /// Opens the store at `path` a second time, as another process would, and waits until
+    /// the WAL is fully copied; returns the second store (to keep it open) and whether it was.
+    func reopenAndWaitForTheCopy(_ path: String) async throws -> (FerryStore, Bool) {
+        let reopened = try FerryStore.open(at: path)
+        return (reopened, try await eventually { walFullyCopied(path) })
+    }
+
     func openStore() throws -> (FerryStore, String) {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("ferry-wal-\(UUID().uuidString)/ferry.sqlite").path
@@ -59,8 +66,7 @@ struct WALCheckpointerTests {
         let (store, path) = try openStore()
         try await commit(300, into: store)
         // What the checkpointer leaves below its threshold, a store opening copies.
-        let reopened = try FerryStore.open(at: path)
-        let copied = try await eventually { walFullyCopied(path) }
+        let (reopened, copied) = try await reopenAndWaitForTheCopy(path)
         #expect(copied, "the WAL was not copied back after the burst")
         let walSize = size(path + "-wal")
         // Once all is copied, the next commit writes from the start of the WAL, not past its
@@ -74,8 +80,7 @@ struct WALCheckpointerTests {
         let (store, path) = try openStore()
         // A few commits, far below the checkpointer's threshold: they stay in the WAL.
         try await commit(3, into: store)
-        let reopened = try FerryStore.open(at: path)
-        let copied = try await eventually { walFullyCopied(path) }
+        let (reopened, copied) = try await reopenAndWaitForTheCopy(path)
         #expect(copied, "the commits left in the WAL were not copied after opening")
         withExtendedLifetime(reopened) {}
     }
