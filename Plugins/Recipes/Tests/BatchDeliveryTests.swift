@@ -39,19 +39,6 @@ struct BatchDeliveryTests {
         #expect(Set(try await bed.queue()) == Set(recipes.map { "save:\($0)" }))
     }
 
-    /// A testbed like `RecipesTestbed.make`, with `sync` settings of its own.
-    static func testbed(server: String, token: String, sync: String) async throws -> RecipesTestbed {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let test = try await TestRuntime.make(
-            server: server,
-            yaml: "data_dir: \(folder.path)\nsync:\n\(sync)\nplugins:\n  recipes: {}\n",
-            plugins: [RecipesPlugin.self],
-            credentials: StaticCredentials(token: token)
-        )
-        return RecipesTestbed(test: test, folder: folder)
-    }
-
     @Test func savesQueuedOfflineLeaveInOneBatchAndAllLand() async throws {
         try await RecipeServer.with { server in
             let token = try await server.login("sam", "sam-password")
@@ -123,7 +110,7 @@ struct BatchDeliveryTests {
     @Test func withBatchSizeOneEachSaveGoesAlone() async throws {
         try await RecipeServer.with { server in
             let token = try await server.login("sam", "sam-password")
-            let bed = try await Self.testbed(server: server.url, token: token, sync: "  batch_size: 1")
+            let bed = try await RecipesTestbed.make(server: server.url, token: token, sync: "  batch_size: 1")
             defer { bed.remove() }
             try await Self.savedOffline(bed)
             try await server.resetStats()
@@ -141,7 +128,11 @@ struct BatchDeliveryTests {
     @Test func aRemoteWithoutTheBatchEndpointGetsEachSaveAloneAndNothingIsLost() async throws {
         try await RecipeServer.with { server in
             let token = try await server.login("sam", "sam-password")
-            let bed = try await Self.testbed(server: server.url, token: token, sync: "  batch_path: /v1/no-batch-here")
+            let bed = try await RecipesTestbed.make(
+                server: server.url,
+                token: token,
+                sync: "  batch_path: /v1/no-batch-here"
+            )
             defer { bed.remove() }
             try await Self.savedOffline(bed)
             try await server.resetStats()

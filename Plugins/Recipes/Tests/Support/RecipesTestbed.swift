@@ -5,7 +5,7 @@ import SyncKernel
 import SyncKernelTesting
 
 /// A runtime with only the recipes plugin, an in-memory store, a test clock and a
-/// temporary data folder, talking to `server`.
+/// temporary data folder, talking to `server`; `sync` is the YAML of its `sync:` section.
 struct RecipesTestbed {
     let test: TestRuntime
     let folder: URL
@@ -17,13 +17,14 @@ struct RecipesTestbed {
         server: String,
         token: String?,
         credentials: (any CredentialProvider)? = nil,
-        yaml: String = ""
+        yaml: String = "",
+        sync: String? = nil
     ) async throws -> RecipesTestbed {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let test = try await TestRuntime.make(
             server: server,
-            yaml: "data_dir: \(folder.path)\nplugins:\n  recipes: {\(yaml)}\n",
+            yaml: "data_dir: \(folder.path)\n\(sync.map { "sync:\n\($0)\n" } ?? "")plugins:\n  recipes: {\(yaml)}\n",
             plugins: [RecipesPlugin.self],
             credentials: credentials ?? StaticCredentials(token: token)
         )
