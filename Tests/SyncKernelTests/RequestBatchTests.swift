@@ -189,6 +189,19 @@ struct RequestBatchTests {
         try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: String])
     }
 
+    /// Expects participant n's answer to name its own recipe, `rn`, as answered `how`
+    /// ("batched" or "alone").
+    static func expectEachAnswered(
+        _ how: String,
+        _ results: [Result<HTTPResponse, any Error>?],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (index, result) in results.enumerated() {
+            let response = try #require(try result?.get(), sourceLocation: sourceLocation)
+            #expect(try json(response) == [how: "/v1/saved-recipes/r\(index + 1)"], sourceLocation: sourceLocation)
+        }
+    }
+
     // MARK: -
 
     @Test func threeParticipantsRequestsLeaveAsOnePostAndEachGetsItsOwnAnswer() async throws {
@@ -318,9 +331,7 @@ struct RequestBatchTests {
         let t2 = try Self.subrequests(try #require(byToken["Bearer t2"]?.first)).compactMap { $0["path"] as? String }
         #expect(Set(t1) == ["/v1/saved-recipes/r1", "/v1/saved-recipes/r3"])
         #expect(Set(t2) == ["/v1/saved-recipes/r2", "/v1/saved-recipes/r4"])
-        for (index, result) in results.enumerated() {
-            #expect(try Self.json(try #require(try result?.get())) == ["batched": "/v1/saved-recipes/r\(index + 1)"])
-        }
+        try Self.expectEachAnswered("batched", results)
     }
 
     @Test func aSingleParticipantsRequestGoesAlone() async throws {
@@ -470,9 +481,7 @@ struct RequestBatchTests {
 
         #expect(executor.batches.count == 1)
         #expect(executor.alone.count == 3)
-        for (index, result) in results.enumerated() {
-            #expect(try Self.json(try #require(try result?.get())) == ["alone": "/v1/saved-recipes/r\(index + 1)"])
-        }
+        try Self.expectEachAnswered("alone", results)
         #expect(batch.refused == false)
     }
 
@@ -487,9 +496,7 @@ struct RequestBatchTests {
 
         #expect(try executor.batches.map { try Self.subrequests($0).count } == [4, 2, 2])
         #expect(executor.alone.isEmpty)
-        for (index, result) in results.enumerated() {
-            #expect(try Self.json(try #require(try result?.get())) == ["batched": "/v1/saved-recipes/r\(index + 1)"])
-        }
+        try Self.expectEachAnswered("batched", results)
         #expect(batch.refused == false)
     }
 
