@@ -99,9 +99,10 @@ public final class FerryStore: Sendable {
 
     /// Runs `updates` in one write transaction, mapping storage failures to `FerryError`.
     ///
-    /// Writes that arrive while another commits are committed together, each in a
-    /// savepoint of its own (group commit): `updates` commits whole or not at all, and
-    /// this returns once it is committed at the store's durability.
+    /// Writes that arrive while another commits are committed together (group commit):
+    /// `updates` commits whole or not at all, and this returns once it is committed at the
+    /// store's durability. When a write sharing its transaction fails, `updates` runs a
+    /// second time, so it must only change the database.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await group.write(updates)

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+
+@testable import SyncKernel
+
+@Suite("Group commit: writes waiting together commit together, a failing one alone loses")
+struct GroupCommitTests {
+    struct Refused: Error, Equatable { let name: String }
+
+    /// A group commit over a table `t`, with the writer's queue held until `release()`, so
+    /// that the writes started meanwhile wait and commit as one batch.
+    final class Bench: Sendable {
+        let queue: DatabaseQueue
+        let group: GroupCommit
+        let counter = CommitCounter()
+        private let gate = DispatchSemaphore(value: 0)
+        private let holder: Task<Void, any Error>
+
+        init() async throws {
+            queue = try DatabaseQueue()
+            try await queue.write { db in
+                try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO t (id) VALUES ('taken')")
+            }
+            let counter = counter
+            try await queue.write { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }
+            let group = GroupCommit(writer: queue)
+            self.group = group
+            let held = Mutex(false)
+            let gate = gate
+            holder = Task {
+                try await group.write { _ in
+                    held.withLock { $0 = true }
+                    gate.wait()
+                }
+            }
+            while !held.withLock({ $0 }) { await Task.yield() }
+        }
+
+        func insert(_ id: String) -> @Sendable (Database) throws -> String {
+            { db in
+                try db.execute(sql: "INSERT INTO t (id) VALUES (?)", arguments: [id])
+                return id
+            }
+        }
+
+        /// Lets the held writer go once `count` writes wait behind it.
+        func release(whenWaiting count: Int) async throws {
+            while group.waitingCount < count { await Task.yield() }
+            gate.signal()
+            try await holder.value
+        }
+
+        func ids() async throws -> [String] {
+            try await queue.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM t WHERE id != 'taken' ORDER BY id")
+            }
+        }
+    }
+
+    /// Counts the transactions that committed a change.
+    final class CommitCounter: TransactionObserver, Sendable {
+        private let state = Mutex((commits: 0, changed: false))
+        var commits: Int { state.withLock { $0.commits } }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) { state.withLock { $0.changed = true } }
+        func databaseDidCommit(_ db: Database) {
+            state.withLock { state in
+                if state.changed { state.commits += 1 }
+                state.changed = false
+            }
+        }
+        func databaseDidRollback(_ db: Database) { state.withLock { $0.changed = false } }
+    }
+
+    @Test func writesWaitingTogetherCommitInOneTransactionAndEachGetsItsOwnResult() async throws {
+        let bench = try await Bench()
+        async let a = bench.group.write(bench.insert("a"))
+        async let b = bench.group.write(bench.insert("b"))
+        async let c = bench.group.write(bench.insert("c"))
+        try await bench.release(whenWaiting: 3)
+        #expect(try await [a, b, c] == ["a", "b", "c"])
+        #expect(try await bench.ids() == ["a", "b", "c"])
+        #expect(bench.counter.commits == 1)
+    }
+
+    @Test func aWriteThatThrowsGetsItsErrorAndLeavesNothingWhileTheOthersCommit() async throws {
+        let bench = try await Bench()
+        let (insertC, insertD) = (bench.insert("c"), bench.insert("d"))
+        async let a = bench.group.write(bench.insert("a"))
+        async let refused = outcome {
+            try await bench.group.write { db in
+                _ = try insertC(db)  // a change of its own, made before it refuses
+                throw Refused(name: "c")
+            }
+        }
+        async let duplicate = outcome {
+            try await bench.group.write { db in
+                _ = try insertD(db)
+                try db.execute(sql: "INSERT INTO t (id) VALUES ('taken')")
+            }
+        }
+        async let b = bench.group.write(bench.insert("b"))
+        try await bench.release(whenWaiting: 4)
+
+        #expect(try await a == "a")
+        #expect(try await b == "b")
+        let (refusal, failure) = await (refused, duplicate)
+        #expect(throws: Refused(name: "c")) { try refusal.get() }
+        #expect(throws: DatabaseError.self) { try failure.get() }
+        #expect(try await bench.ids() == ["a", "b"])
+    }
+
+    func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+}
