@@ -41,6 +41,8 @@ final class WALCheckpointer: Sendable {
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         let wakeup = wakeup
         let thread = Thread {
+            // Named from inside: on Linux a name set before `start()` is not applied.
+            Thread.current.name = "ferry.wal-copy"
             while wakeup.nextCommit(after: Self.delay) {
                 // PASSIVE never waits for readers or the writer; what it cannot copy now it copies next time.
                 try? connection.writeWithoutTransaction { db in
@@ -48,7 +50,6 @@ final class WALCheckpointer: Sendable {
                 }
             }
         }
-        thread.name = "ferry.checkpointer"
         thread.start()
         writer.writeWithoutTransaction { db in
             let hook = WALHook(wakeup: wakeup)
