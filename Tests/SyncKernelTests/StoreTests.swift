@@ -30,6 +30,35 @@ struct StoreTests {
         #expect(journal == "wal")
     }
 
+    @Test func aNewStoreHasPagesOf1KBAndAnOlderStoreKeepsItsOwn() throws {
+        let path = temporaryPath()
+        let store = try FerryStore.open(at: path)
+        #expect(try store.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 1024)
+
+        // A store created with SQLite's default pages (as before 1 KB pages) opens, keeps
+        // them, and migrates.
+        let olderPath = temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (olderPath as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
+        try DatabaseQueue(path: olderPath).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE older (x)")
+        }
+        let older = try FerryStore.open(at: olderPath, migrations: TestPlugin.migrations)
+        let (pageSize, migrated) = try older.writer.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA page_size"),
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) > 0 FROM grdb_migrations WHERE identifier = 'kernel.v1.outbox'"
+                )
+            )
+        }
+        #expect(pageSize == 4096)
+        #expect(migrated == true)
+    }
+
     @Test func aStoreReopenedKeepsItsOperations() async throws {
         let path = temporaryPath()
         do {

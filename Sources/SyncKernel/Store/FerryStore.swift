@@ -75,12 +75,25 @@ public final class FerryStore: Sendable {
         return store
     }
 
+    /// The page size of a new store, in bytes.
+    ///
+    /// A local write changes a few bytes in each of about ten pages (the entity row and its
+    /// key, the operation row and its indexes, the counters), and every changed page is
+    /// appended whole to the WAL, then copied into the database by a checkpoint. With 1 KB
+    /// pages instead of SQLite's 4 KB a write appends about 12 pages, 13 KB, instead of 10
+    /// pages, 41 KB, and the checkpoints stall the writer less: at 1M rows, p99.9 went from
+    /// 0.83-1.5 ms to 0.54-0.89 ms (docs/performance.md). A row larger than a page
+    /// continues on overflow pages.
+    static let pageSize = 1024
+
     private static func configuration(_ durability: Durability) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             let mode = durability == .full ? "FULL" : "NORMAL"
             try db.execute(sql: "PRAGMA synchronous = \(mode)")
+            // Applies when the file is created; an existing store keeps the size it has.
+            try db.execute(sql: "PRAGMA page_size = \(pageSize)")
         }
         return configuration
     }
