@@ -4,11 +4,11 @@ import Synchronization
 
 /// Commits the writes of concurrent callers together, in one SQLite transaction.
 ///
-/// A closure that throws gets its own error and leaves no change behind; the others
-/// still commit (see `commit(_:in:)`: the batch then runs again, so a closure may run
-/// twice and must only change the database). A caller returns only after the shared transaction committed (at
-/// `durability: full`, after the fsync), so every write keeps its guarantee: its local
-/// change and its operations commit together or not at all.
+/// A closure that throws gets its own error and leaves no change behind; the others still
+/// commit (see `commit(_:in:)`: the batch then runs again, so a closure may run twice and
+/// must only change the database). A caller returns only after the shared transaction
+/// committed (at `durability: full`, after the fsync), so every write keeps its
+/// guarantee: its local change and its operations commit together or not at all.
 ///
 /// Durable commits are bounded by fsync: committing 64 waiting writers with one fsync
 /// instead of 64 is how durable throughput scales with writers.
