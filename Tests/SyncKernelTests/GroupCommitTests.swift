@@ -36,7 +36,10 @@ struct GroupCommitTests {
                     gate.wait()
                 }
             }
-            while !held.withLock({ $0 }) { await Task.yield() }
+            while !held.withLock({ $0 }) {
+                try Task.checkCancellation()
+                await Task.yield()
+            }
         }
 
         func insert(_ id: String) -> @Sendable (Database) throws -> String {
@@ -46,9 +49,18 @@ struct GroupCommitTests {
             }
         }
 
+        /// Returns once `count` writes wait behind the held writer.
+        func waitUntilWaiting(_ count: Int) async throws {
+            while group.waitingCount < count {
+                if Task.isCancelled { gate.signal() }
+                try Task.checkCancellation()
+                await Task.yield()
+            }
+        }
+
         /// Lets the held writer go once `count` writes wait behind it.
         func release(whenWaiting count: Int) async throws {
-            while group.waitingCount < count { await Task.yield() }
+            try await waitUntilWaiting(count)
             gate.signal()
             try await holder.value
         }
@@ -111,6 +123,62 @@ struct GroupCommitTests {
         #expect(throws: Refused(name: "c")) { try refusal.get() }
         #expect(throws: DatabaseError.self) { try failure.get() }
         #expect(try await bench.ids() == ["a", "b"])
+    }
+
+    @Test func aFailureRunsTheBatchAgainAndEachCallerGetsTheRunThatCommitted() async throws {
+        let bench = try await Bench()
+        let runs = Mutex(0)
+        async let counted = bench.group.write { db -> Int in
+            let run = runs.withLock { runs in
+                runs += 1
+                return runs
+            }
+            try db.execute(sql: "INSERT INTO t (id) VALUES (?)", arguments: ["run-\(run)"])
+            return run
+        }
+        try await bench.waitUntilWaiting(1)
+        async let refused = outcome { try await bench.group.write { _ in throw Refused(name: "r") } }
+        try await bench.release(whenWaiting: 2)
+
+        #expect(try await counted == 2)
+        #expect(try await bench.ids() == ["run-2"])
+        let refusal = await refused
+        #expect(throws: Refused(name: "r")) { try refusal.get() }
+    }
+
+    @Test func aWriteThatFailsOnlyTheFirstTimeCommitsWhenItsBatchRunsAgain() async throws {
+        let bench = try await Bench()
+        let failed = Mutex(false)
+        async let a = bench.group.write(bench.insert("a"))
+        try await bench.waitUntilWaiting(1)
+        async let b = bench.group.write { db -> String in
+            if !failed.withLock({ $0 }) {
+                failed.withLock { $0 = true }
+                throw Refused(name: "once")
+            }
+            try db.execute(sql: "INSERT INTO t (id) VALUES ('b')")
+            return "b"
+        }
+        try await bench.release(whenWaiting: 2)
+
+        #expect(try await [a, b] == ["a", "b"])
+        #expect(try await bench.ids() == ["a", "b"])
+    }
+
+    @Test func aLoneWriteThatThrowsRunsOnceAndGetsItsError() async throws {
+        let bench = try await Bench()
+        let runs = Mutex(0)
+        async let refused = outcome {
+            try await bench.group.write { _ in
+                runs.withLock { $0 += 1 }
+                throw Refused(name: "alone")
+            }
+        }
+        try await bench.release(whenWaiting: 1)
+
+        let refusal = await refused
+        #expect(throws: Refused(name: "alone")) { try refusal.get() }
+        #expect(runs.withLock { $0 } == 1)
     }
 
     func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {

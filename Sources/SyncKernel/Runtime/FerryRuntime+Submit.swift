@@ -12,7 +12,8 @@ public enum SubmitResult: Sendable {
 extension FerryRuntime {
     /// Commits a local change and the operations that carry it in one transaction.
     ///
-    /// This is the local write: it returns as soon as SQLite has committed.
+    /// This is the local write: it returns as soon as SQLite has committed. `local` must
+    /// only change the database: it can run twice (see `FerryStore.write`).
     @discardableResult
     public func commit(
         _ operations: [NewOperation],
@@ -35,6 +36,7 @@ extension FerryRuntime {
 
     /// Carries out `operation` as its policy says: queued with `local` in one transaction,
     /// or, when online-only, sent now and `local` committed only once the remote agreed.
+    /// `local` must only change the database: it can run twice (see `FerryStore.write`).
     public func submit(
         _ operation: NewOperation,
         local: @escaping @Sendable (Database) throws -> Void = { _ in }

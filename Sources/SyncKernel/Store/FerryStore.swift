@@ -82,8 +82,8 @@ public final class FerryStore: Sendable {
     /// appended whole to the WAL, then copied into the database by a checkpoint. With 1 KB
     /// pages instead of SQLite's 4 KB a write appends about 12 pages, 13 KB, instead of 10
     /// pages, 41 KB, and the checkpoints stall the writer less: at 1M rows, p99.9 went from
-    /// 0.83-1.5 ms to 0.54-0.89 ms (docs/performance.md). A row larger than a page
-    /// continues on overflow pages.
+    /// 0.83-1.5 ms to 0.54-0.89 ms (docs/performance.md). A row of more than about 990
+    /// bytes, or an index entry of more than about 230, continues on overflow pages.
     static let pageSize = 1024
 
     private static func configuration(_ durability: Durability) -> Configuration {

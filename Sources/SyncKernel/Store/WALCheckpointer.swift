@@ -37,7 +37,7 @@ final class WALCheckpointer: Sendable {
     /// Starts checkpointing the database at `path` after the commits of `writer`; stops when released.
     init(path: String, writer: any DatabaseWriter) throws {
         var configuration = Configuration()
-        configuration.label = "ferry.checkpointer"
+        configuration.label = "ferry.wal-copy"
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         let wakeup = wakeup
         let thread = Thread {
