@@ -9,8 +9,8 @@ import Testing
 struct GroupCommitTests {
     struct Refused: Error, Equatable { let name: String }
 
-    /// A group commit over a table `t`, with the writer's queue held until `release()`, so
-    /// that the writes started meanwhile wait and commit as one batch.
+    /// A group commit over a table `t`, with the writer's queue held until
+    /// `release(whenWaiting:)`, so that the writes started meanwhile commit as one batch.
     final class Bench: Sendable {
         let queue: DatabaseQueue
         let group: GroupCommit
