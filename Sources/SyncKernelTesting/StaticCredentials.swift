@@ -19,6 +19,8 @@ public final class StaticCredentials: CredentialProvider {
 
     public var refreshCount: Int { state.withLock { $0.refreshCount } }
 
+    /// Replaces the token, as a login in another process would.
+    public func setToken(_ token: String?) { state.withLock { $0.token = token } }
     public func setAccount(_ account: String?) { state.withLock { $0.account = account } }
     public func setActingAs(_ member: String?) { state.withLock { $0.actingAs = member } }
     public func setRefreshResult(_ token: String?) { state.withLock { $0.refreshed = token } }

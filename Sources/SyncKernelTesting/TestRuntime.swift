@@ -8,13 +8,14 @@ public struct TestRuntime: Sendable {
     public let connectivity: ManualConnectivity
 
     /// A runtime whose plugins talk to `server`; `yaml` is the configuration (its
-    /// `server:` is replaced by `server`).
+    /// `server:` is replaced by `server`). `monitor`, when given, replaces `connectivity`.
     public static func make(
         server: String,
         yaml: String = "plugins:\n  items: {}\n",
         plugins: [any SyncPlugin.Type] = [TestPlugin.self],
         clock: TestClock = TestClock(),
         connectivity: ManualConnectivity = ManualConnectivity(),
+        monitor: (any ConnectivityMonitor)? = nil,
         credentials: (any CredentialProvider)? = nil,
         executor: (any HTTPExecutor)? = nil,
         store: FerryStore? = nil
@@ -23,7 +24,7 @@ public struct TestRuntime: Sendable {
         configuration.kernel.server = server
         var options = FerryRuntime.Options()
         options.clock = clock
-        options.connectivity = connectivity
+        options.connectivity = monitor ?? connectivity
         options.credentials = credentials
         if let executor { options.executor = executor }
         let store = try store ?? FerryStore.inMemory(migrations: plugins.flatMap { $0.migrations })

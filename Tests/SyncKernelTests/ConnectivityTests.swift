@@ -5,50 +5,30 @@ import Testing
 
 @Suite("Connectivity: probe, interfaces and forced settings")
 struct ConnectivityTests {
-    /// A fake /sys/class/net with the given interfaces: (name, up, wireless).
-    func interfaces(_ entries: [(String, Bool, Bool)]) throws -> NetworkInterfaces {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)")
-        for (name, up, wireless) in entries {
-            let folder = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try (up ? "up\n" : "down\n").write(
-                to: folder.appendingPathComponent("operstate"),
-                atomically: true,
-                encoding: .utf8
-            )
-            if wireless {
-                try FileManager.default.createDirectory(
-                    at: folder.appendingPathComponent("wireless"),
-                    withIntermediateDirectories: true
-                )
-            }
-        }
-        return NetworkInterfaces(root: root.path)
-    }
-
     @Test func wiredIsPreferredOverWifiAndDownInterfacesDoNotCount() throws {
         #expect(
-            try interfaces([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind() == .wired
+            try FakeInterfaces.make([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind() == .wired
         )
         #expect(
-            try interfaces([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind() == .wifi
+            try FakeInterfaces.make([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind() == .wifi
         )
-        #expect(try interfaces([("lo", true, false), ("wwan0", true, false)]).primaryKind() == .cellular)
-        #expect(try interfaces([("lo", true, false), ("eth0", false, false)]).primaryKind() == .none)
+        #expect(try FakeInterfaces.make([("lo", true, false), ("wwan0", true, false)]).primaryKind() == .cellular)
+        #expect(try FakeInterfaces.make([("lo", true, false), ("eth0", false, false)]).primaryKind() == .none)
     }
 
-    @Test func theProbeSeesAServerThatAnswersAndOneThatDoesNot() async throws {
-        try await ItemServer.with { _, url in
+    @Test func theProbeAsksTheHealthEndpointOfAServerThatAnswersAndOneThatDoesNot() async throws {
+        try await ItemServer.with { server, url in
             let up = ProbeConnectivity(
-                probeURLs: { [url + "/items"] },
-                interfaces: try interfaces([("eth0", true, false)]),
+                remotes: { [url] },
+                interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: TestClock()
             )
             #expect(await up.current().reachable)
+            #expect(server.requests == ["GET /v1/health"])
         }
         let down = ProbeConnectivity(
-            probeURLs: { ["http://127.0.0.1:9/"] },
-            interfaces: try interfaces([("eth0", true, false)]),
+            remotes: { ["http://127.0.0.1:9/"] },
+            interfaces: try FakeInterfaces.make([("eth0", true, false)]),
             clock: TestClock()
         )
         #expect(await down.current().reachable == false)
@@ -56,8 +36,8 @@ struct ConnectivityTests {
 
     @Test func aCellularLinkIsMetered() async throws {
         let probe = ProbeConnectivity(
-            probeURLs: { [] },
-            interfaces: try interfaces([("wwan0", true, false)]),
+            remotes: { [] },
+            interfaces: try FakeInterfaces.make([("wwan0", true, false)]),
             clock: TestClock()
         )
         let state = await probe.current()
@@ -68,20 +48,26 @@ struct ConnectivityTests {
         let clock = TestClock()
         try await ItemServer.with { server, url in
             let probe = ProbeConnectivity(
-                probeURLs: { [url + "/items"] },
+                remotes: { [url] },
                 interval: 15,
-                interfaces: try interfaces([("eth0", true, false)]),
+                interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: clock
             )
             _ = await probe.current()
             _ = await probe.current()
-            #expect(server.count("GET /items") == 1)
+            #expect(server.count("GET /v1/health") == 1)
             clock.advance(by: 16)
             _ = await probe.current()
-            #expect(server.count("GET /items") == 2)
+            #expect(server.count("GET /v1/health") == 2)
             await probe.reportUnreachable()
             _ = await probe.current()
-            #expect(server.count("GET /items") == 3)
+            #expect(server.count("GET /v1/health") == 3)
+            // An answered request renews the result: no probe for another interval.
+            clock.advance(by: 10)
+            await probe.reportReachable()
+            clock.advance(by: 10)
+            _ = await probe.current()
+            #expect(server.count("GET /v1/health") == 3)
         }
     }
 

@@ -51,15 +51,17 @@ struct RetryDecisionTests {
         #expect(action == .deadLetter(reason: "gave up after 5 attempts: 500", attempts: 5))
     }
 
-    @Test func offlineSpendsNoAttempt() {
+    @Test func offlineSpendsNoAttemptAndTheFirstUnansweredRequestGoesAgainAtOnce() {
         let action = RetryDecision.decide(.offline(reason: "refused"), attempts: 3, policy: policy, now: now, unit: 0.5)
-        #expect(
-            action
-                == .waitForConnectivity(
-                    recheckAt: now.addingTimeInterval(RetryDecision.offlineRecheck),
-                    reason: "refused"
-                )
-        )
+        #expect(action == .waitForConnectivity(recheckAt: now, reason: "refused"))
+    }
+
+    @Test func requestsUnansweredInARowBackOffFromHalfASecondToFifteen() {
+        let delays = (1...8).map { unanswered in
+            RetryDecision.decide(.offline(reason: "reset"), attempts: 0, policy: policy, now: now, unit: 0, unanswered: unanswered)
+        }
+        let expected: [TimeInterval] = [0, 0.5, 1, 2, 4, 8, 15, 15]
+        #expect(delays == expected.map { .waitForConnectivity(recheckAt: now.addingTimeInterval($0), reason: "reset") })
     }
 
     @Test func unauthorizedHoldsForLogin() {

@@ -84,7 +84,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     private func automaticLogin(replacing session: Session?) async throws -> String? {
         guard let username = settings.username, let password = settings.password else { return nil }
         if let session, session.user.username != username { return nil }
-        return try await keeper.login(username: username, password: password).accessToken
+        return try await keeper.signInOnce(username: username, password: password)
     }
 
     // MARK: Verification

@@ -13,6 +13,7 @@ actor SessionKeeper {
     private var session: Session?
     private var loadedRevision: Date?
     private var refreshing: Task<String?, any Error>?
+    private var signingIn: Task<String?, any Error>?
 
     init(store: any CredentialStore, client: AuthClient, clock: any KernelClock, lockPath: String, logger: Logger) {
         self.store = store
@@ -49,6 +50,27 @@ actor SessionKeeper {
         session.actingAs = nil
         try save(session)
         return session
+    }
+
+    /// Signs in as `username` unless a session of that user already has a token, one sign-in
+    /// at a time: concurrent callers share it, and another process's sign-in (under the
+    /// same lock file as refreshes) is adopted instead of repeated. Returns the token.
+    func signInOnce(username: String, password: String) async throws -> String? {
+        if let signingIn { return try await signingIn.value }
+        let task = Task { try await self.performSignIn(username: username, password: password) }
+        signingIn = task
+        defer { signingIn = nil }
+        return try await task.value
+    }
+
+    private func performSignIn(username: String, password: String) async throws -> String? {
+        let lock = try FileLock(path: lockPath)
+        defer { lock.release() }
+        loadedRevision = nil
+        if let session = try current(), session.user.username == username, let token = session.accessToken {
+            return token
+        }
+        return try await login(username: username, password: password).accessToken
     }
 
     /// Renews the access token after `rejected` was refused; nil when the remote ended the session.

@@ -5,10 +5,14 @@
 public protocol ConnectivityMonitor: Sendable {
     /// The state now (an implementation may cache a recent probe).
     func current() async -> ConnectivityState
-    /// A send got no answer: the monitor should treat the remote as unreachable until it probes again.
+    /// A request got no answer, or the engine wants a fresh look: the monitor should not
+    /// trust its last probe and probe again when asked next.
     func reportUnreachable() async
+    /// The remote answered a request: as good as a successful probe.
+    func reportReachable() async
 }
 
 extension ConnectivityMonitor {
     public func reportUnreachable() async {}
+    public func reportReachable() async {}
 }

@@ -44,6 +44,10 @@ public struct ForcedConnectivity: ConnectivityMonitor {
         await base.reportUnreachable()
     }
 
+    public func reportReachable() async {
+        await base.reportReachable()
+    }
+
     enum SettingsKey {
         static let reachability = "network.reachability"
         static let metering = "network.metering"

@@ -1,27 +1,38 @@
-import AsyncHTTPClient
 import Foundation
 
 /// Connectivity from a health probe of the configured remotes plus the Linux interfaces.
 ///
-/// A probe result is reused for `interval`; a send that got no answer invalidates it.
+/// The probe asks each remote's `GET /v1/health` (docs/protocol.md); any HTTP answer means
+/// reachable. A result is reused for `interval`; a request that got no answer invalidates
+/// it, and one that got an answer renews it.
 public actor ProbeConnectivity: ConnectivityMonitor {
-    private let probeURLs: @Sendable () async -> [String]
+    private let remotes: @Sendable () async -> [String]
     private let interval: TimeInterval
     private let interfaces: NetworkInterfaces
     private let clock: any KernelClock
+    private let executor: any HTTPExecutor
     private var cached: (state: ConnectivityState, at: Date)?
 
-    /// - Parameter probeURLs: the URLs whose answer (any HTTP status) means "reachable".
+    /// - Parameters:
+    ///   - remotes: the base URLs of the remotes; each is probed at `/v1/health`.
+    ///   - executor: what puts the probe on the wire (the runtime's, so tests can replace it).
     public init(
-        probeURLs: @escaping @Sendable () async -> [String],
+        remotes: @escaping @Sendable () async -> [String],
         interval: TimeInterval = 15,
         interfaces: NetworkInterfaces = NetworkInterfaces(),
-        clock: any KernelClock = SystemClock()
+        clock: any KernelClock = SystemClock(),
+        executor: any HTTPExecutor = AsyncHTTPExecutor()
     ) {
-        self.probeURLs = probeURLs
+        self.remotes = remotes
         self.interval = interval
         self.interfaces = interfaces
         self.clock = clock
+        self.executor = executor
+    }
+
+    /// The URL the probe asks for `base`.
+    public static func healthURL(of base: String) -> String {
+        base.trimmingSuffix("/") + "/v1/health"
     }
 
     public func current() async -> ConnectivityState {
@@ -30,8 +41,8 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         let kind = interfaces.primaryKind()
         var reachable = kind != .none
         if reachable {
-            let urls = await probeURLs()
-            reachable = urls.isEmpty ? true : await anyAnswers(urls)
+            let bases = await remotes()
+            reachable = bases.isEmpty ? true : await anyAnswers(bases)
         }
         let state = ConnectivityState(
             reachable: reachable,
@@ -47,14 +58,26 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         cached = nil
     }
 
-    private func anyAnswers(_ urls: [String]) async -> Bool {
-        for url in urls {
-            var request = HTTPClientRequest(url: url)
-            request.method = .GET
-            if let response = try? await AsyncHTTPExecutor.client.execute(request, timeout: .seconds(3)) {
-                _ = try? await response.body.collect(upTo: 64 << 10)
-                return true
-            }
+    public func reportReachable() async {
+        if let cached, cached.state.reachable {
+            self.cached = (cached.state, clock.now())
+            return
+        }
+        let kind = interfaces.primaryKind()
+        guard kind != .none else { return }
+        cached = (ConnectivityState(reachable: true, interface: kind, metered: kind == .cellular, source: "probe"), clock.now())
+    }
+
+    private func anyAnswers(_ bases: [String]) async -> Bool {
+        for base in bases {
+            let probe = PreparedRequest(
+                method: "GET",
+                url: Self.healthURL(of: base),
+                headers: [("User-Agent", "Ferry"), ("Accept", "application/json")],
+                body: nil,
+                timeout: 3
+            )
+            if (try? await executor.execute(probe, maxBodyBytes: 64 << 10)) != nil { return true }
         }
         return false
     }

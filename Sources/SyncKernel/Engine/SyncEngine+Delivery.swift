@@ -9,16 +9,21 @@ extension SyncEngine {
             let plugin = runtime.registry.plugin(named: first.plugin),
             let transport = runtime.transport(for: first.plugin)
         else { return }
+        // Every operation of this delivery that gets no answer counts as one more round
+        // without an answer, however many travelled together.
+        let strike = unanswered + 1
         var accepted: [(QueuedOperation, SendOutcome)] = []
         if operations.count > 1, let base = try? await transport.baseURL() {
-            accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base)
+            accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base, strike: strike)
         } else {
             for operation in operations {
                 let result = await attempt(operation, plugin: plugin, transport: transport)
-                if let done = await outcome(of: operation, result, plugin: plugin) { accepted.append(done) }
+                if let done = await outcome(of: operation, result, plugin: plugin, strike: strike) {
+                    accepted.append(done)
+                }
             }
         }
-        await acknowledge(accepted, plugin: plugin)
+        await acknowledge(accepted, plugin: plugin, strike: strike)
     }
 
     /// Sends `operations` concurrently through one `RequestBatch`; returns the accepted ones.
@@ -26,7 +31,8 @@ extension SyncEngine {
         _ operations: [QueuedOperation],
         plugin: any SyncPlugin,
         transport: HTTPTransport,
-        base: String
+        base: String,
+        strike: Int
     ) async -> [(QueuedOperation, SendOutcome)] {
         let batch = RequestBatch(
             participants: operations.count,
@@ -41,7 +47,7 @@ extension SyncEngine {
                 group.addTask {
                     let result = await self.attempt(operation, plugin: plugin, transport: batched)
                     await batch.leave()
-                    return await self.outcome(of: operation, result, plugin: plugin)
+                    return await self.outcome(of: operation, result, plugin: plugin, strike: strike)
                 }
             }
             var accepted: [(QueuedOperation, SendOutcome)] = []
@@ -80,20 +86,21 @@ extension SyncEngine {
     private func outcome(
         of operation: QueuedOperation,
         _ result: Result<SendOutcome, any Error>,
-        plugin: any SyncPlugin
+        plugin: any SyncPlugin,
+        strike: Int
     ) async -> (QueuedOperation, SendOutcome)? {
         switch result {
         case .success(let outcome):
             return (operation, outcome)
         case .failure(let error):
-            await recordFailure(error, of: operation, plugin: plugin)
+            await recordFailure(error, of: operation, plugin: plugin, strike: strike)
             return nil
         }
     }
 
     /// Writes the outcomes of accepted operations and removes them from the outbox, in one
     /// transaction; an outcome that fails to apply is recorded as that operation's failure.
-    private func acknowledge(_ accepted: [(QueuedOperation, SendOutcome)], plugin: any SyncPlugin) async {
+    private func acknowledge(_ accepted: [(QueuedOperation, SendOutcome)], plugin: any SyncPlugin, strike: Int) async {
         guard !accepted.isEmpty else { return }
         let now = runtime.clock.now()
         let results: [(any Error)?]
@@ -114,9 +121,10 @@ extension SyncEngine {
         } catch {
             results = Array(repeating: error, count: accepted.count)
         }
+        await answered()
         for ((operation, _), failure) in zip(accepted, results) {
             if let failure {
-                await recordFailure(failure, of: operation, plugin: plugin)
+                await recordFailure(failure, of: operation, plugin: plugin, strike: strike)
                 continue
             }
             summary.sent += 1
@@ -147,7 +155,14 @@ extension SyncEngine {
         }
     }
 
-    private func recordFailure(_ error: any Error, of operation: QueuedOperation, plugin: any SyncPlugin) async {
+    /// Records why `operation` was not delivered and what follows; `strike` is its
+    /// delivery's count of rounds in a row without an answer.
+    private func recordFailure(
+        _ error: any Error,
+        of operation: QueuedOperation,
+        plugin: any SyncPlugin,
+        strike: Int
+    ) async {
         let now = runtime.clock.now()
         if error is CancellationError || Task.isCancelled {
             try? await writeEvenIfCancelled { db in
@@ -164,15 +179,18 @@ extension SyncEngine {
         }
         let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let failure = FailureClass.classify(error, now: now)
+        if case .offline = failure { unanswered = max(unanswered, strike) } else { await answered() }
         let action = RetryDecision.decide(
             failure,
             attempts: operation.attempts,
             policy: policy.retry,
             now: now,
-            unit: Double.random(in: 0..<1)
+            unit: Double.random(in: 0..<1),
+            unanswered: strike
         )
+        let refused = (error as? RemoteFailure)?.refusedCredential
         do {
-            try await apply(action, to: operation, policy: policy, plugin: plugin, now: now)
+            try await apply(action, to: operation, policy: policy, plugin: plugin, refused: refused, now: now)
         } catch {
             runtime.logger.error("could not record the outcome of operation \(operation.id): \(error)")
         }
@@ -183,6 +201,7 @@ extension SyncEngine {
         to operation: QueuedOperation,
         policy: OperationPolicy,
         plugin: any SyncPlugin,
+        refused: String?,
         now: Date
     ) async throws {
         let id = operation.id
@@ -235,7 +254,7 @@ extension SyncEngine {
                     error: reason,
                     in: db
                 )
-                try PluginState.holdForLogin(operation.plugin, reason: reason, in: db)
+                try PluginState.holdForLogin(operation.plugin, reason: reason, credential: refused, in: db)
             }
             runtime.events.emit(.needsLogin(plugin: operation.plugin, reason: reason))
         case .deadLetter(let reason, let attempts):
@@ -260,6 +279,13 @@ extension SyncEngine {
         }
     }
 
+    /// The remote answered a request: connectivity is proven without a probe, and the next
+    /// request that gets no answer goes again at once.
+    func answered() async {
+        unanswered = 0
+        await runtime.connectivity.reportReachable()
+    }
+
     /// Writes even when the task was cancelled, so that shutting down never loses an outcome.
     func writeEvenIfCancelled<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         if Task.isCancelled {
@@ -282,6 +308,7 @@ extension SyncEngine {
         )
         do {
             let result = try await plugin.pull(context)
+            await answered()
             let now = runtime.clock.now()
             try await runtime.store.write { db in try PluginState.recordSync(name, at: now, in: db) }
             summary.pulls[name] = result
@@ -292,7 +319,10 @@ extension SyncEngine {
                 runtime.logger.debug("\(name): pull skipped, no answer (\(reason))")
                 await runtime.connectivity.reportUnreachable()
             case .unauthorized(let reason):
-                try? await runtime.store.write { db in try PluginState.holdForLogin(name, reason: reason, in: db) }
+                let refused = (error as? RemoteFailure)?.refusedCredential
+                try? await runtime.store.write { db in
+                    try PluginState.holdForLogin(name, reason: reason, credential: refused, in: db)
+                }
                 runtime.events.emit(.needsLogin(plugin: name, reason: reason))
             case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _):
                 summary.pullFailures[name] = reason

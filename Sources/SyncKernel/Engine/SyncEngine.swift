@@ -13,6 +13,15 @@ public actor SyncEngine: Service {
     var summary = RunSummary()
     var lastConnectivity: ConnectivityState?
     var nextPull: [String: Date] = [:]
+    /// Requests in a row that got no answer; the next one waits longer (`RetryDecision`).
+    var unanswered = 0
+    /// When the engine next asks the credential provider whether a held queue can resume.
+    var nextHoldCheck = Date.distantPast
+    /// When the engine next looks for leases left behind by another runner.
+    var nextReclaim = Date.distantPast
+    /// While work waits for connectivity: when the next probe goes, and the wait after it.
+    var nextProbe = Date.distantPast
+    var probeDelay = SyncEngine.firstProbeDelay
     private let stopping = OnceFlag()
 
     /// Requests that leave a batch to go alone share these permits (`sync.concurrency`).
@@ -29,6 +38,7 @@ public actor SyncEngine: Service {
     public func runOnce() async throws -> RunSummary {
         summary = RunSummary()
         try await reclaimAbandonedLeases()
+        try await releaseHolds()
         let state = await refreshConnectivity()
         try await drain()
         if state.reachable {
@@ -52,22 +62,61 @@ public actor SyncEngine: Service {
         stopping.set()
     }
 
+    /// The first wait between probes while work waits for connectivity; it doubles up to
+    /// `network.probe_interval`.
+    static let firstProbeDelay: TimeInterval = 0.5
+
+    /// How often a running engine looks for leases left behind by a runner that died or
+    /// stalled.
+    static let reclaimInterval: TimeInterval = 10
+
     private func loop() async throws {
-        try await reclaimAbandonedLeases()
         let poll = runtime.configuration.kernel.sync.pollInterval.value
         while !stopping.isSet && !Task.isCancelled {
+            try await reclaimWhenDue()
+            try await releaseHolds()
+            try await probeSoonerWhileWorkWaits()
             let state = await refreshConnectivity()
-            try await drain()
-            if state.reachable { try await pullWhenDue() }
-            let now = runtime.clock.now()
-            var wake = now.addingTimeInterval(poll)
-            if let due = try await nextDueTime(), due < wake { wake = max(due, now) }
+            var wake = runtime.clock.now().addingTimeInterval(poll)
+            if state.reachable {
+                try await drain()
+                try await pullWhenDue()
+                let now = runtime.clock.now()
+                wake = now.addingTimeInterval(poll)
+                // Only what falls due later counts: work due now that drain left (held,
+                // waiting for an unmetered network) must not make the loop spin.
+                if let due = try await nextDueTime(after: now), due < wake { wake = due }
+            }
             do {
                 try await runtime.clock.sleep(until: wake)
             } catch {
                 return
             }
         }
+    }
+
+    /// While the remote is unreachable and operations wait for it, asks the monitor to
+    /// probe again after half a second, then after twice as long each time, up to the
+    /// probe interval: a short outage ends for the queue soon after it ends for the remote.
+    func probeSoonerWhileWorkWaits() async throws {
+        guard lastConnectivity?.reachable == false else {
+            probeDelay = Self.firstProbeDelay
+            nextProbe = .distantPast
+            return
+        }
+        let now = runtime.clock.now()
+        guard now >= nextProbe, try await nextDueTime(after: nil) != nil else { return }
+        await runtime.connectivity.reportUnreachable()
+        nextProbe = now.addingTimeInterval(probeDelay)
+        probeDelay = min(probeDelay * 2, runtime.configuration.kernel.network.probeInterval.value)
+    }
+
+    /// Reclaims abandoned leases every `reclaimInterval`.
+    func reclaimWhenDue() async throws {
+        let now = runtime.clock.now()
+        guard now >= nextReclaim else { return }
+        nextReclaim = now.addingTimeInterval(Self.reclaimInterval)
+        try await reclaimAbandonedLeases()
     }
 
     /// Checks connectivity; regaining it cuts backoffs short.
@@ -85,17 +134,21 @@ public actor SyncEngine: Service {
         return state
     }
 
-    /// Returns operations whose lease was left behind by a process that died or ran out of time.
+    /// Returns operations whose lease was left behind by a process that died or ran out of
+    /// time. Looks first, and writes only when there is something to reclaim.
     func reclaimAbandonedLeases() async throws {
         let now = runtime.clock.now()
-        try await runtime.store.write { db in
-            let owners = try String.fetchAll(
+        let leases = try await runtime.store.read { db in
+            try Row.fetchAll(
                 db,
-                sql: "SELECT DISTINCT lease_owner FROM kernel_operations WHERE state = 'in_flight'"
+                sql: "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
             )
-            let dead = owners.filter { LeaseOwner(text: $0)?.isAlive == false }
-            try OutboxQueries.reclaim(now: now, deadOwners: dead, in: db)
+            .map { (owner: $0["lease_owner"] as String?, until: $0["until"] as Double?) }
         }
+        let dead = leases.compactMap(\.owner).filter { LeaseOwner(text: $0)?.isAlive == false }
+        let expired = leases.contains { ($0.until ?? 0) < now.timeIntervalSince1970 }
+        guard expired || !dead.isEmpty else { return }
+        try await runtime.store.write { db in try OutboxQueries.reclaim(now: now, deadOwners: dead, in: db) }
     }
 
     /// Sends due operations until none is due: at most `concurrency` deliveries at a time,
@@ -156,12 +209,14 @@ public actor SyncEngine: Service {
         }
     }
 
-    /// When the next pending operation falls due, if any.
-    func nextDueTime() async throws -> Date? {
-        try await runtime.store.read { db in
+    /// When the next pending operation falls due after `after` (any pending one when nil).
+    func nextDueTime(after: Date?) async throws -> Date? {
+        let after = (after ?? .distantPast).timeIntervalSince1970
+        return try await runtime.store.read { db in
             try Double.fetchOne(
                 db,
-                sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending'"
+                sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?",
+                arguments: [after]
             ).map(Date.init(timeIntervalSince1970:))
         }
     }

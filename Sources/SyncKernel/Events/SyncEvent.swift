@@ -10,6 +10,8 @@ public enum SyncEvent: Sendable, Equatable {
     case conflict(ConflictReport)
     case connectivity(ConnectivityState)
     case needsLogin(plugin: String, reason: String)
+    /// A queue held for a login resumed: a credential other than the refused one appeared.
+    case resumedAfterLogin(plugin: String)
     case pulled(plugin: String, summary: PullSummary)
     case pullFailed(plugin: String, reason: String)
     case transferProgress(name: String, received: Int64, total: Int64?)

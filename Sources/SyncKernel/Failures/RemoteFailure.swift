@@ -8,6 +8,9 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
     /// Response headers, lower-cased names.
     public let headers: [String: String]
     public let body: Data
+    /// On a 401, the fingerprint of the credential the remote refused (nil when none was
+    /// sent): a queue held for a login resumes once the provider has another.
+    var refusedCredential: String?
 
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status

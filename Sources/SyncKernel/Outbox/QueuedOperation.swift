@@ -51,7 +51,16 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
 extension QueuedOperation: FetchableRecord {
     public init(row: Row) throws {
         sequence = row["seq"]
-        id = UUID(uuidString: row["id"]) ?? UUID()
+        let text: String = row["id"]
+        guard let id = UUID(uuidString: text) else {
+            // The id is the idempotency key: inventing one would make the remote apply the
+            // write a second time.
+            throw FerryError(
+                .storage,
+                "operation \(sequence) in the store has an unreadable id \"\(text)\"; the store was changed outside Ferry; restore it from a backup"
+            )
+        }
+        self.id = id
         plugin = row["plugin"]
         kind = row["kind"]
         entity = row["entity"]

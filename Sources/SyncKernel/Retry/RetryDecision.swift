@@ -4,7 +4,8 @@ import Foundation
 public enum RetryAction: Sendable, Equatable {
     /// Try again at `at`; `attempts` is the new count of attempts spent.
     case retry(at: Date, attempts: Int, reason: String)
-    /// No answer: wait for connectivity, look again at `recheckAt`; no attempt is spent.
+    /// No answer: the probe looks at once; the operation goes again at `recheckAt` if the
+    /// remote answers the probe. No attempt is spent.
     case waitForConnectivity(recheckAt: Date, reason: String)
     /// Credentials were refused and could not be refreshed: hold the plugin's queue until login.
     case holdForLogin(reason: String)
@@ -16,22 +17,28 @@ public enum RetryAction: Sendable, Equatable {
 
 /// The pure decision of what follows a failure: no clock, no database, no randomness of its own.
 public enum RetryDecision {
-    /// How long an operation waits before looking again after an offline failure.
-    public static let offlineRecheck: TimeInterval = 30
-
     /// Decides the next step for an operation that has spent `attempts` attempts.
     ///
-    /// - Parameter unit: a random number in 0..<1 for the jitter.
+    /// - Parameters:
+    ///   - unit: a random number in 0..<1 for the jitter.
+    ///   - unanswered: how many requests in a row got no answer, this one included. The
+    ///     first goes again as soon as the remote answers a probe; later ones back off
+    ///     (`unansweredDelay`), so a remote that answers probes but drops this request is
+    ///     not asked in a tight loop.
     public static func decide(
         _ failure: FailureClass,
         attempts: Int,
         policy: RetryPolicy,
         now: Date,
-        unit: Double
+        unit: Double,
+        unanswered: Int = 1
     ) -> RetryAction {
         switch failure {
         case .offline(let reason):
-            return .waitForConnectivity(recheckAt: now.addingTimeInterval(offlineRecheck), reason: reason)
+            return .waitForConnectivity(
+                recheckAt: now.addingTimeInterval(unansweredDelay(unanswered)),
+                reason: reason
+            )
         case .unauthorized(let reason):
             return .holdForLogin(reason: reason)
         case .conflict(let status, let reason, let remote):
@@ -47,5 +54,12 @@ public enum RetryDecision {
             let delay = max(backoff, retryAfter ?? 0)
             return .retry(at: now.addingTimeInterval(delay), attempts: spent, reason: reason)
         }
+    }
+
+    /// The wait before a request that got no answer goes again: none for the first, then
+    /// from half a second, doubling, up to 15 seconds.
+    public static func unansweredDelay(_ unanswered: Int) -> TimeInterval {
+        guard unanswered > 1 else { return 0 }
+        return min(0.5 * pow(2, Double(min(unanswered - 2, 10))), 15)
     }
 }

@@ -14,7 +14,7 @@ extension FerryRuntime {
     public func holdAllForLogin(reason: String) async throws {
         let names = registry.names
         try await store.write { db in
-            for name in names { try PluginState.holdForLogin(name, reason: reason, in: db) }
+            for name in names { try PluginState.holdForLogin(name, reason: reason, credential: nil, in: db) }
         }
     }
 

@@ -123,9 +123,10 @@ public final class FerryRuntime: Sendable {
         let base =
             options.connectivity
             ?? ProbeConnectivity(
-                probeURLs: { [remotes] in await resolver.urls(for: remotes) },
+                remotes: { [remotes] in await resolver.urls(for: remotes) },
                 interval: configuration.kernel.network.probeInterval.value,
-                clock: options.clock
+                clock: options.clock,
+                executor: options.executor
             )
         if configuration.kernel.network.mode != .auto,
             try await settings.value(NetworkOverride.self, for: ForcedConnectivity.SettingsKey.reachability) == nil

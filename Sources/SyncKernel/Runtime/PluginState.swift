@@ -4,26 +4,52 @@ import GRDB
 /// Per-plugin state the kernel keeps: whether its queue waits for a login, and when it last synced.
 public enum PluginState {
     /// Holds `plugin`'s queue until someone logs in; nothing is dropped, no attempt is spent.
-    public static func holdForLogin(_ plugin: String, reason: String, in db: Database) throws {
+    ///
+    /// - Parameter credential: the fingerprint of the credential the remote refused (nil
+    ///   when none was sent); the hold ends when the provider has another one.
+    static func holdForLogin(_ plugin: String, reason: String, credential: String?, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO kernel_plugin_state (plugin, needs_login, hold_reason) VALUES (?, 1, ?)
-                ON CONFLICT(plugin) DO UPDATE SET needs_login = 1, hold_reason = excluded.hold_reason
+                INSERT INTO kernel_plugin_state (plugin, needs_login, hold_reason, hold_credential) VALUES (?, 1, ?, ?)
+                ON CONFLICT(plugin) DO UPDATE
+                SET needs_login = 1, hold_reason = excluded.hold_reason, hold_credential = excluded.hold_credential
                 """,
-            arguments: [plugin, reason]
+            arguments: [plugin, reason, credential]
         )
     }
 
-    /// Releases every queue held for a login and makes its waiting operations due now.
-    public static func resumeAfterLogin(now: Date, in db: Database) throws {
-        try db.execute(sql: "UPDATE kernel_plugin_state SET needs_login = 0, hold_reason = NULL")
-        try db.execute(
-            sql:
-                "UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL WHERE state = 'pending' AND waiting_for = 'login'",
-            arguments: [now.timeIntervalSince1970]
-        )
+    /// The plugins held for a login, each with the fingerprint of the credential refused.
+    static func held(in db: Database) throws -> [String: String?] {
+        var held: [String: String?] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT plugin, hold_credential FROM kernel_plugin_state WHERE needs_login = 1"
+        ) {
+            held[row["plugin"]] = .some(row["hold_credential"])
+        }
+        return held
     }
 
+    /// Releases the queues of `plugins` (every held queue when nil) and makes their
+    /// operations that waited for a login due now.
+    static func resumeAfterLogin(_ plugins: [String]? = nil, now: Date, in db: Database) throws {
+        for plugin in try plugins ?? Array(held(in: db).keys) {
+            try db.execute(
+                sql:
+                    "UPDATE kernel_plugin_state SET needs_login = 0, hold_reason = NULL, hold_credential = NULL WHERE plugin = ?",
+                arguments: [plugin]
+            )
+            try db.execute(
+                sql: """
+                    UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
+                    WHERE state = 'pending' AND waiting_for = 'login' AND plugin = ?
+                    """,
+                arguments: [now.timeIntervalSince1970, plugin]
+            )
+        }
+    }
+
+    /// Records that `plugin` pulled successfully at `now`.
     public static func recordSync(_ plugin: String, at now: Date, in db: Database) throws {
         try db.execute(
             sql: """

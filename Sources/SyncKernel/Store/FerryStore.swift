@@ -22,23 +22,25 @@ public final class FerryStore: Sendable {
     }
 
     /// Opens (creating if needed) the store at `path` and applies every migration not yet applied.
+    ///
+    /// Any number of processes may open one store at once: opening and migrating happen
+    /// under a lock file beside it. The folder is made readable by its owner only (0700),
+    /// the database files too (0600). A store that this folder held before and that is now
+    /// missing or empty is an error that names the file, never a new empty store.
     public static func open(
         at path: String,
         durability: Durability = .normal,
         migrations: [StoreMigration] = []
     ) throws -> FerryStore {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw FerryError(
-                    .storage,
-                    "cannot create the data folder \(directory): \(error.localizedDescription); check its permissions or set data_dir in config.yaml",
-                    underlying: error
-                )
-            }
-        }
+        let files = StoreFiles(path: path)
+        try files.prepareFolder()
+        let lock = try FileLock(path: files.lockPath)
+        defer { lock.release() }
+        let missing = !FileManager.default.fileExists(atPath: path)
+        if missing, files.markerExists { throw files.lostStore(missing: true) }
+        // Checked before SQLite opens it: opening a zero-length file writes a header into it.
+        if !missing, files.isZeroLength, files.emptyFileReplacedAStore() { throw files.lostStore(missing: false) }
+        files.preparePrivateFiles()
         do {
             let pool = try DatabasePool(path: path, configuration: configuration(durability))
             // GRDB sets `synchronous = NORMAL` when it switches the pool to WAL, after
@@ -53,12 +55,15 @@ public final class FerryStore: Sendable {
                     )
                 }
             }
+            let empty = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 }
+            if empty, !missing, files.emptyFileReplacedAStore() { throw files.lostStore(missing: false) }
             let store = FerryStore(
                 writer: pool,
                 path: path,
                 checkpointer: try WALCheckpointer(path: path, writer: pool)
             )
             try store.migrate(migrations)
+            files.writeMarker()
             return store
         } catch let error as FerryError {
             throw error

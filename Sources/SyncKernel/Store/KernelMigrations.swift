@@ -4,7 +4,7 @@ import GRDB
 enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
-        TransferMigration.kernel, DeclaredEntities.migration,
+        TransferMigration.kernel, DeclaredEntities.migration, holdCredential,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -154,5 +154,11 @@ enum KernelMigrations {
                     WHERE state = 'pending' AND waiting_for IS NOT NULL;
                 """
         )
+    }
+
+    /// Which credential a held queue was refused with (a fingerprint, never the token), so
+    /// that the hold ends by itself as soon as another credential is there.
+    static let holdCredential = StoreMigration("kernel.v2.hold_credential") { db in
+        try db.execute(sql: "ALTER TABLE kernel_plugin_state ADD COLUMN hold_credential TEXT")
     }
 }

@@ -38,6 +38,9 @@ final class WALCheckpointer: Sendable {
     init(path: String, writer: any DatabaseWriter) throws {
         var configuration = Configuration()
         configuration.label = "ferry.wal-copy"
+        // Opening reads the schema, which waits while another process opens the store
+        // (WAL recovery); a PASSIVE checkpoint never waits whatever this says.
+        configuration.busyMode = .timeout(10)
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         let wakeup = wakeup
         let thread = Thread {

@@ -69,14 +69,16 @@ public struct HTTPTransport: Sendable {
         if first.status == 401, let token, let credentials,
             let renewed = try await credentials.refreshAccessToken(rejected: token)
         {
-            return try check(try await execute(request, token: renewed))
+            return try check(try await execute(request, token: renewed), sentWith: renewed)
         }
-        return try check(first)
+        return try check(first, sentWith: token)
     }
 
-    private func check(_ response: HTTPResponse) throws -> HTTPResponse {
+    private func check(_ response: HTTPResponse, sentWith token: String?) throws -> HTTPResponse {
         guard (200..<300).contains(response.status) else {
-            throw RemoteFailure(status: response.status, headers: response.headers, body: response.body)
+            var failure = RemoteFailure(status: response.status, headers: response.headers, body: response.body)
+            if response.status == 401 { failure.refusedCredential = token.map(CredentialFingerprint.of) }
+            throw failure
         }
         return response
     }

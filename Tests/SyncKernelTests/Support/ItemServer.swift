@@ -72,6 +72,10 @@ final class ItemServer: Sendable {
         router.post("/items") { request, context in try await self.create(request, context) }
         router.put("/saved/:key") { request, context in try await self.save(request, context, saved: true) }
         router.delete("/saved/:key") { request, context in try await self.save(request, context, saved: false) }
+        router.get("/v1/health") { _, _ -> Response in
+            self.state.withLock { $0.log.append("GET /v1/health") }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+        }
         router.post("/ping") { request, context in
             try await self.respond(request, context) { _ in (200, Data("{}".utf8)) }
         }

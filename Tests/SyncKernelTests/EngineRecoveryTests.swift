@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import SyncKernel
+import SyncKernelTesting
+import Synchronization
+import Testing
+
+/// How the queue gets going again by itself: after a refused session, a request that got no
+/// answer, a lease left behind by another runner.
+@Suite("Engine: recovering without a person", .timeLimit(.minutes(1)))
+struct EngineRecoveryTests {
+    @Test func aHeldQueueResumesByItselfOnceAnotherCredentialIsThere() async throws {
+        try await ItemServer.with { server, url in
+            let credentials = StaticCredentials(token: "old", refreshesTo: "renewed")
+            let test = try await TestRuntime.make(server: url, credentials: credentials)
+            // The token is refused, and so is the renewed one: the queue is held.
+            server.fail(.init(status: 401), .init(status: 401))
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            #expect(try await test.runOnce().sent == 0)
+            #expect(try await QueueInspector(runtime: test.runtime).status().plugins.first?.needsLogin == true)
+
+            // The credential that was refused is still the provider's: the hold stays.
+            #expect(try await test.runOnce().sent == 0)
+            #expect(server.count("PUT /items/a") == 2)
+
+            // Someone signs in (another process, or the provider by itself): no command needed.
+            credentials.setToken("fresh")
+            #expect(try await test.runOnce().sent == 1)
+            #expect(server.item("a")?.value == "v")
+            #expect(try await QueueInspector(runtime: test.runtime).status().plugins.first?.needsLogin == false)
+        }
+    }
+
+    @Test func aQueueHeldWithNobodySignedInResumesWhenSomeoneIs() async throws {
+        try await ItemServer.with { server, url in
+            let credentials = StaticCredentials(token: nil)
+            let test = try await TestRuntime.make(server: url, credentials: credentials)
+            server.fail(.init(status: 401))
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            #expect(try await test.runOnce().sent == 0)
+            credentials.setToken("someone")
+            #expect(try await test.runOnce().sent == 1)
+        }
+    }
+
+    @Test func aRequestThatGotNoAnswerGoesAgainAtOnceWhenTheRemoteAnswers() async throws {
+        try await ItemServer.with { server, url in
+            let executor = DroppingExecutor(drops: 1)
+            let test = try await TestRuntime.make(server: url, executor: executor)
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            let summary = try await test.runOnce()
+            #expect(summary.sent == 1)
+            #expect(executor.dropped == 1)
+            #expect(server.item("a")?.value == "v")
+        }
+    }
+
+    @Test func aRequestThatGotNoAnswerIsDueAtOnceForTheNextProcess() async throws {
+        let test = try await TestRuntime.make(server: "http://127.0.0.1:9")
+        _ = try await TestPlugin.put("a", "v", in: test.runtime)
+        _ = try await test.runOnce()
+        let operation = try #require(try await test.operations().first)
+        #expect(operation.attempts == 0)
+        // The connection was refused twice (the send, then its resend after the probe):
+        // the second waits half a second, not the half minute it used to.
+        #expect(operation.nextAttemptAt <= test.clock.now().addingTimeInterval(0.5))
+    }
+
+    @Test func anExpiredLeaseOfALiveRunnerIsReclaimedWhileTheLoopRuns() async throws {
+        try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(server: url)
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            let until = test.clock.now().addingTimeInterval(60).timeIntervalSince1970
+            try await test.runtime.store.write { db in
+                try db.execute(
+                    sql: "UPDATE kernel_operations SET state = 'in_flight', lease_owner = 'other-host:1', lease_until = ?",
+                    arguments: [until]
+                )
+            }
+            let engine = SyncEngine(runtime: test.runtime)
+            let running = Task { try await engine.run() }
+            defer { running.cancel() }
+            try await Wait.until { test.clock.sleeperCount == 1 }
+            #expect(server.item("a") == nil)
+            for _ in 0..<140 {
+                test.clock.advance(by: 0.5)
+                try await Wait.until { test.clock.sleeperCount == 1 }
+            }
+            try await Wait.until { server.item("a")?.value == "v" }
+        }
+    }
+}
+
+/// Drops the first `drops` requests as a reset connection would, then sends for real.
+final class DroppingExecutor: HTTPExecutor {
+    private let remaining: Mutex<Int>
+    private let count = Mutex(0)
+    private let real = AsyncHTTPExecutor()
+
+    init(drops: Int) { remaining = Mutex(drops) }
+
+    var dropped: Int { count.withLock { $0 } }
+
+    func execute(_ request: SyncKernel.PreparedRequest, maxBodyBytes: Int) async throws -> SyncKernel.HTTPResponse {
+        let drop = remaining.withLock { remaining in
+            defer { remaining = max(0, remaining - 1) }
+            return remaining > 0
+        }
+        if drop {
+            count.withLock { $0 += 1 }
+            throw TransportFailure(reason: "\(request.method) \(request.url): connection reset")
+        }
+        return try await real.execute(request, maxBodyBytes: maxBodyBytes)
+    }
+}
