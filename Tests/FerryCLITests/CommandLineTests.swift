@@ -52,6 +52,16 @@ struct CommandLineTests {
         #expect(result.output.contains("nothing waiting"))
     }
 
+    @Test func runOnceWithWorkLeftForAConnectionExitsTempfail() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let recipe = ferry.folder.appendingPathComponent("soup.json")
+        try Data(#"{"title": "Soup"}"#.utf8).write(to: recipe)
+        #expect(try await ferry.run(["recipes", "add", recipe.path]).status == 0)
+        let result = try await ferry.run(["run", "--once"])
+        #expect(result.status == 75, "\(result.output)\(result.error)")
+        #expect(result.output.contains("recipes:"))
+    }
+
     @Test func theRunnerStopsCleanlyOnSIGTERM() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
         let running = try ferry.start(["run"])

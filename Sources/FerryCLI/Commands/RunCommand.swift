@@ -10,7 +10,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion:
-            "With --once, does what can be done now, prints a summary and exits 0 unless something failed. Without it, runs until SIGINT or SIGTERM and stops cleanly."
+            "With --once, does what can be done now, prints a summary and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login or for connectivity (run it again later). Without it, runs until SIGINT or SIGTERM and stops cleanly."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -29,6 +29,7 @@ struct RunCommand: RuntimeCommand {
                 print(RunReport.render(summary: summary, status: status))
             }
             if summary.failed { throw CommandFailure(exitCode: 1) }
+            if RunReport.workIsHeld(status) { throw CommandFailure(exitCode: 75) }
             return
         }
         let printer = EventPrinter(
@@ -70,6 +71,16 @@ struct RunReport: Encodable {
             pullFailures: summary.pullFailures
         )
         self.status = status
+    }
+
+    /// Whether operations are left that wait for a login or for connectivity: a pass that
+    /// could not send them did not finish its work (EX_TEMPFAIL, try again later).
+    static func workIsHeld(_ status: QueueInspector.Status) -> Bool {
+        status.plugins.contains { plugin in
+            let unsent = plugin.pending + plugin.queued
+            return (plugin.needsLogin && unsent > 0) || plugin.waitingForConnectivity > 0
+                || (!status.connectivity.reachable && plugin.pending > 0)
+        }
     }
 
     static func render(summary: RunSummary, status: QueueInspector.Status) -> String {
