@@ -239,6 +239,20 @@ struct RequestBatchTests {
         #expect(batch.refused == false)
     }
 
+    @Test func aBatchAnswerOverTheLimitIsNotReadAndEachRequestGoesAlone() async throws {
+        let executor = ScriptedExecutor { request in
+            // As the executor does when the answer is larger than its cap (the largest
+            // participant's, never the sum of them).
+            if request.url.hasSuffix("/v1/batch") { throw AnswerTooLarge(limit: 1 << 20) }
+            return Self.loneAnswer(request)
+        }
+        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
+        #expect(executor.batches.count == 1)
+        #expect(executor.alone.count == 3)
+        try Self.expectEachAnswered("alone", results)
+    }
+
     @Test func theBatchGoesToTheConfiguredPathBelowTheBase() async throws {
         let executor = ScriptedExecutor { _ in HTTPResponse(status: 404, headers: [:], body: Data()) }
         let batch = RequestBatch(participants: 2, executor: executor, base: Self.base + "/", path: "/bulk")

@@ -20,6 +20,9 @@ extension KernelSettings {
         if !(1...500).contains(sync.batchSize) {
             try refuse("sync.batch_size", "must be between 1 and 500 (1 sends each operation alone)")
         }
+        if !(ByteCount(64 << 10)...ByteCount(1 << 32)).contains(sync.maxAnswer) {
+            try refuse("sync.max_answer", "must be between 64KiB and 4GiB, e.g. 32MB")
+        }
         if !sync.batchPath.hasPrefix("/") || sync.batchPath.contains("?") {
             try refuse("sync.batch_path", "must be a path below the server, starting with /, e.g. /v1/batch")
         }

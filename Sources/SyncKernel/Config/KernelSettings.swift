@@ -69,6 +69,9 @@ public struct SyncSettings: Codable, Sendable {
     public var batchSize: Int = 100
     /// The remote's batch endpoint (docs/protocol.md, "Batch"), below each plugin's remote.
     public var batchPath: String = "/v1/batch"
+    /// The largest answer read from a remote (a batch's answer included); a larger one is
+    /// a failed request, never read whole into memory.
+    public var maxAnswer: ByteCount = .megabytes(32)
 
     public init() {}
 
@@ -79,6 +82,7 @@ public struct SyncSettings: Codable, Sendable {
         case requestTimeout = "request_timeout"
         case batchSize = "batch_size"
         case batchPath = "batch_path"
+        case maxAnswer = "max_answer"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,6 +93,7 @@ public struct SyncSettings: Codable, Sendable {
         requestTimeout = try container.decodeIfPresent(Seconds.self, forKey: .requestTimeout) ?? requestTimeout
         batchSize = try container.decodeIfPresent(Int.self, forKey: .batchSize) ?? batchSize
         batchPath = try container.decodeIfPresent(String.self, forKey: .batchPath) ?? batchPath
+        maxAnswer = try container.decodeIfPresent(ByteCount.self, forKey: .maxAnswer) ?? maxAnswer
     }
 }
 

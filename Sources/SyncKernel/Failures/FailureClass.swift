@@ -20,6 +20,8 @@ public enum FailureClass: Sendable, Equatable {
             return .offline(reason: failure.reason)
         case let failure as RemoteFailure:
             return classify(failure, now: now)
+        case let failure as AnswerTooLarge:
+            return .rejected(reason: failure.description)
         case let error as FerryError:
             switch error.code {
             case .requiresConnection: return .offline(reason: error.message)

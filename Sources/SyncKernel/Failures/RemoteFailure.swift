@@ -62,3 +62,14 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
     public init(reason: String) { self.reason = reason }
     public var description: String { reason }
 }
+
+/// The remote's answer was larger than `sync.max_answer`: it was not read, and the request
+/// counts as rejected with this reason (raise the limit, then retry the operation).
+public struct AnswerTooLarge: Error, Sendable, CustomStringConvertible {
+    /// The limit, in bytes.
+    public let limit: Int
+    public init(limit: Int) { self.limit = limit }
+    public var description: String {
+        "the answer is larger than \(ByteCount(Int64(limit))), the limit sync.max_answer sets; raise it in config.yaml if the remote's answers are that large"
+    }
+}

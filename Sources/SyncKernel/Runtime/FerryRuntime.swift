@@ -92,6 +92,7 @@ public final class FerryRuntime: Sendable {
                 baseURL: { try await resolver.url(for: remote) },
                 credentials: broker,
                 timeout: timeout,
+                maxBodyBytes: Int(configuration.kernel.sync.maxAnswer.bytes),
                 executor: options.executor,
                 logger: options.logger
             )

@@ -36,7 +36,12 @@ struct BatchSender: Sendable {
     private func sendTogether(_ group: [Waiting]) async {
         let answer: HTTPResponse
         do {
-            answer = try await executor.execute(try batchRequest(group), maxBodyBytes: 1 << 30)
+            // The batch's answer gets the largest cap of its requests, not their sum: one
+            // too large for it is resent alone, each request within its own cap.
+            let cap = group.map(\.maxBodyBytes).max() ?? 0
+            answer = try await executor.execute(try batchRequest(group), maxBodyBytes: cap)
+        } catch is AnswerTooLarge {
+            return await sendEachAlone(group)
         } catch {
             for waiting in group { waiting.continuation.resume(throwing: error) }
             return
@@ -53,9 +58,7 @@ struct BatchSender: Sendable {
                 if Self.isNotBatchable(response) {
                     refusedInside.append(waiting)
                 } else if response.body.count > waiting.maxBodyBytes {
-                    waiting.continuation.resume(
-                        throwing: TransportFailure(reason: "the answer is larger than \(waiting.maxBodyBytes) bytes")
-                    )
+                    waiting.continuation.resume(throwing: AnswerTooLarge(limit: waiting.maxBodyBytes))
                 } else {
                     waiting.continuation.resume(returning: response)
                 }

@@ -49,11 +49,21 @@ public struct AsyncHTTPExecutor: HTTPExecutor {
                 outgoing,
                 timeout: .milliseconds(Int64(request.timeout * 1000))
             )
-            let body = try await response.body.collect(upTo: maxBodyBytes)
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
+                throw AnswerTooLarge(limit: maxBodyBytes)
+            }
+            let body: ByteBuffer
+            do {
+                body = try await response.body.collect(upTo: maxBodyBytes)
+            } catch is NIOTooManyBytesError {
+                throw AnswerTooLarge(limit: maxBodyBytes)
+            }
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
         } catch let error as CancellationError {
+            throw error
+        } catch let error as AnswerTooLarge {
             throw error
         } catch {
             throw TransportFailure(
