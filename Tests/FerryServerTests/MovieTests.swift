@@ -138,4 +138,20 @@ struct MovieTests {
         #expect(try await server.request(.GET, "/v1/movies/m_demo_heat", token: sam).status == 404)
         await server.stop()
     }
+
+    @Test func twoWritesInOneSecondCarryTimesWithMillisecondsInTheirOrder() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let first = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": 7], token: token)
+        server.clock.advance(by: 0.25)
+        let second = try await server.request(.PATCH, "/v1/movies/m_demo_heat", json: ["my_rating": 8], token: token)
+        let times = try [first, second].map { response in
+            try #require(response.object["updated_at"] as? String)
+        }
+        #expect(times[0].hasSuffix(".000Z"), "\(times)")
+        #expect(times[1].hasSuffix(".250Z"), "\(times)")
+        let parsed = times.compactMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) }
+        #expect(parsed.count == 2 && parsed[1].timeIntervalSince(parsed[0]) == 0.25)
+        await server.stop()
+    }
 }
