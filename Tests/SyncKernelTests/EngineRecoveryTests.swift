@@ -66,6 +66,24 @@ struct EngineRecoveryTests {
         #expect(operation.nextAttemptAt <= test.clock.now().addingTimeInterval(0.5))
     }
 
+    @Test func aRemoteThatForgotTheCursorIsPulledAgainFromTheStart() async throws {
+        try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(server: url)
+            server.seed("a", "one", version: 1)
+            server.seed("b", "two", version: 1)
+            #expect(try await test.runOnce().pulls["items"]?.upserted == 2)
+            // Restored from an older backup: the store's cursor (2) is one it never issued.
+            server.forgetEverything()
+            server.seed("c", "three", version: 1)
+            let summary = try await test.runOnce()
+            #expect(summary.pullFailures.isEmpty && !summary.failed)
+            let value = try await test.runtime.store.read { db in try TestPlugin.value(of: "c", in: db) }
+            #expect(value == "three")
+            // And the next pass follows the new cursor without failing again.
+            #expect(try await test.runOnce().pullFailures.isEmpty)
+        }
+    }
+
     @Test func anExpiredLeaseOfALiveRunnerIsReclaimedWhileTheLoopRuns() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url)

@@ -45,6 +45,7 @@ struct EventPrinter: Service {
         case .connectivity(let state): return "network   \(state.summary)"
         case .needsLogin(let plugin, _): return "login     \(plugin) needs a login: run `ferry auth login`"
         case .resumedAfterLogin(let plugin): return "login     \(plugin) signed in again: sending its held operations"
+        case .resyncing(let plugin, let reason): return "resync    \(plugin): \(reason); pulling everything again"
         case .pulled(let plugin, let summary):
             return summary.upserted + summary.deleted == 0
                 ? nil : "pulled    \(plugin): \(summary.upserted) changed, \(summary.deleted) deleted"

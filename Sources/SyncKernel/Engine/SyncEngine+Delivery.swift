@@ -307,7 +307,7 @@ extension SyncEngine {
             logger: runtime.logger
         )
         do {
-            let result = try await plugin.pull(context)
+            let result = try await pullResyncingForgottenCursors(plugin, context: context)
             await answered()
             let now = runtime.clock.now()
             try await runtime.store.write { db in try PluginState.recordSync(name, at: now, in: db) }

@@ -14,5 +14,7 @@ public enum SyncEvent: Sendable, Equatable {
     case resumedAfterLogin(plugin: String)
     case pulled(plugin: String, summary: PullSummary)
     case pullFailed(plugin: String, reason: String)
+    /// The remote no longer knew the plugin's cursor: its feed is pulled again from the start.
+    case resyncing(plugin: String, reason: String)
     case transferProgress(name: String, received: Int64, total: Int64?)
 }

@@ -31,6 +31,11 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
         return text.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(text)"
     }
 
+    /// The `error.code` of Ferry's error shape, if the body has one.
+    public var code: String? {
+        (try? JSONDecoder().decode(ErrorShape.self, from: body))?.error.code
+    }
+
     /// The `details.current` entity a 409 or 412 carries, if any.
     public var currentEntity: Data? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],

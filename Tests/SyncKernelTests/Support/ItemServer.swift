@@ -191,7 +191,20 @@ final class ItemServer: Sendable {
         }
     }
 
+    /// Forgets every item, as a server restored from an old backup does.
+    func forgetEverything() {
+        state.withLock { state in
+            state.items = [:]
+            state.changes = []
+        }
+    }
+
     private func changes(since: String?) -> Response {
+        let invalid = state.withLock { state in since.flatMap(Int.init).map { $0 > state.changes.count } ?? false }
+        if invalid {
+            let body = #"{"error":{"code":"invalid_cursor","message":"this server did not issue that cursor","details":{}}}"#
+            return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
         let body: Data = state.withLock { state in
             state.log.append("GET /items")
             let start = since.flatMap(Int.init) ?? 0
