@@ -43,6 +43,9 @@ public actor SyncEngine: Service {
         try await drain()
         if state.reachable {
             for plugin in runtime.registry.plugins { await pull(plugin) }
+            // A queue held during this pass resumes in it when a credential came since
+            // (the provider signed in again by itself).
+            try await releaseHolds()
             try await drain()
         }
         return summary
