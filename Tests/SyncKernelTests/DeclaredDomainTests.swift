@@ -46,6 +46,29 @@ struct DeclaredDomainTests {
         }
     }
 
+    @Test func anAnswerThatIsNotTheEntityIsRefusedAndTheLocalDocumentsStay() async throws {
+        try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(server: url, yaml: Self.yaml + "\nsync: {batch_size: 1}\n", plugins: [])
+            for key in ["a", "b", "c"] {
+                _ = try await test.runtime.submitDeclared(
+                    domain: "notes", kind: "put", entity: key, body: Data(#"{"value":"mine"}"#.utf8)
+                )
+            }
+            let before = try await documents(test)
+            server.fail(
+                .init(status: 200, body: #"{"id":"someone-else","value":"theirs"}"#),
+                .init(status: 200, body: #"[{"value":"theirs"}]"#),
+                .init(status: 200, body: #"not json"#)
+            )
+            let summary = try await test.runOnce()
+            #expect(summary.deadLettered == 3)
+            #expect(try await documents(test) == before)
+            let reasons = try await test.operations().compactMap(\.lastError)
+            #expect(reasons.contains { $0.contains("another entity (id someone-else, expected") })
+            #expect(reasons.contains { $0.contains("is not a JSON object") })
+        }
+    }
+
     @Test func declaredCoalescingCancelsAnUnsentPair() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])

@@ -45,9 +45,8 @@ public struct DeclaredDomain: SyncPlugin {
             idempotencyKey: operation.id.uuidString.lowercased()
         )
         let response = try await context.transport.send(request)
-        guard !declared.removes, !response.body.isEmpty,
-            (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any]
-        else { return .delivered }
+        guard !declared.removes, !response.body.isEmpty else { return .delivered }
+        try Self.checkAnswer(response.body, entity: operation.entity, request: "\(method) \(request.path)")
         let domain = pluginName
         let entity = operation.entity
         let body = response.body
@@ -66,6 +65,8 @@ public struct DeclaredDomain: SyncPlugin {
                 HTTPRequest("GET", path, query: cursor.map { [("since", $0)] } ?? [])
             )
             let page = try response.decode(ChangesPage.self)
+            // The whole page is checked before any row changes: a bad page changes nothing.
+            for change in page.changes { try Self.checkChange(change) }
             let domain = pluginName
             summary =
                 summary
@@ -86,6 +87,34 @@ public struct DeclaredDomain: SyncPlugin {
                     return applied
                 })
             if !page.hasMore || page.cursor == cursor { return summary }
+        }
+    }
+
+    /// Refuses an answer that is not the entity the operation wrote: not a JSON object, or
+    /// one whose `id` names another entity. The local document stays as it was and the
+    /// operation becomes a dead letter with this reason.
+    static func checkAnswer(_ body: Data, entity: String, request: String) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw FerryError(.plugin, "the answer to \(request) is not a JSON object; the local document was kept")
+        }
+        if let id = object["id"], (id as? String) != entity {
+            throw FerryError(
+                .plugin,
+                "the answer to \(request) is another entity (id \(id), expected \(entity)); the local document was kept"
+            )
+        }
+    }
+
+    /// Refuses a change of a feed page that cannot be applied as it is.
+    static func checkChange(_ change: ChangesPage.Change) throws {
+        guard change.type == "upsert" || change.type == "delete" else {
+            throw FerryError(.plugin, "a change of type \"\(change.type)\" for \(change.id); expected upsert or delete")
+        }
+        guard change.type == "delete" || change.entity != nil else {
+            throw FerryError(.plugin, "the upsert of \(change.id) carries no entity")
+        }
+        if let entity = change.entity {
+            try checkAnswer(entity.encoded, entity: change.id, request: "the change of \(change.id)")
         }
     }
 
