@@ -39,13 +39,7 @@ struct EngineLoopTests {
         let runtime = try await Self.runtime(clock: clock, executor: probes)
         _ = try await TestPlugin.put("a", "v", in: runtime)
         let start = clock.now()
-        try await Self.running(runtime) {
-            try await Wait.until { clock.sleeperCount == 1 }
-            for _ in 0..<(46 * 4) {
-                clock.advance(by: 0.25)
-                try await Wait.until { clock.sleeperCount == 1 }
-            }
-        }
+        try await Self.running(runtime, for: 46, on: clock)
         #expect(probes.times(since: start) == [0, 0.5, 1, 2, 4, 8, 16, 31, 46])
     }
 
@@ -54,13 +48,7 @@ struct EngineLoopTests {
         let probes = ProbeLog(clock: clock)
         let runtime = try await Self.runtime(clock: clock, executor: probes)
         let start = clock.now()
-        try await Self.running(runtime) {
-            try await Wait.until { clock.sleeperCount == 1 }
-            for _ in 0..<(46 * 4) {
-                clock.advance(by: 0.25)
-                try await Wait.until { clock.sleeperCount == 1 }
-            }
-        }
+        try await Self.running(runtime, for: 46, on: clock)
         #expect(probes.times(since: start) == [0, 15, 30, 45])
     }
 
@@ -70,6 +58,18 @@ struct EngineLoopTests {
         let loop = Task { try await engine.run() }
         defer { loop.cancel() }
         try await body()
+    }
+
+    /// Runs the engine's loop for `seconds` of `clock`, a quarter of a second at a time,
+    /// letting the loop go back to sleep after each step.
+    static func running(_ runtime: FerryRuntime, for seconds: Int, on clock: TestClock) async throws {
+        try await running(runtime) {
+            try await Wait.until { clock.sleeperCount == 1 }
+            for _ in 0..<(seconds * 4) {
+                clock.advance(by: 0.25)
+                try await Wait.until { clock.sleeperCount == 1 }
+            }
+        }
     }
 
     /// A runtime whose connectivity is the real probe (interval 15 s) over `executor`, on a
