@@ -66,6 +66,25 @@ struct EngineRecoveryTests {
         #expect(operation.nextAttemptAt <= test.clock.now().addingTimeInterval(0.5))
     }
 
+    @Test func retryingEveryWaitingOperationMakesThemDueNowWithTheirAttemptsReset() async throws {
+        try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "retry: {base_delay: 1h, max_delay: 2h, jitter: 0}\nsync: {batch_size: 1}\nplugins:\n  items: {}\n"
+            )
+            server.fail(.init(status: 503), .init(status: 400))
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            _ = try await TestPlugin.put("b", "w", in: test.runtime)
+            _ = try await test.runOnce()
+            #expect(try await test.operations().map(\.state).sorted { $0.rawValue < $1.rawValue } == [.dead, .pending])
+            #expect(try await test.runtime.retryAll(plugin: "items", states: [.pending]) == 1)
+            #expect(try await test.runtime.retryAll(plugin: "other") == 0)
+            #expect(try await test.runtime.retryAll() == 2)
+            #expect(try await test.operations().allSatisfy { $0.attempts == 0 && $0.nextAttemptAt <= test.clock.now() })
+            #expect(try await test.runOnce().sent == 2)
+        }
+    }
+
     @Test func aRemoteThatForgotTheCursorIsPulledAgainFromTheStart() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url)

@@ -64,20 +64,43 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Retry: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a dead or backing-off operation again now.")
+        static let configuration = CommandConfiguration(
+            abstract: "Send a dead or waiting operation again now.",
+            discussion:
+                "With --all, every dead letter and every operation waiting out a backoff or for a connection is due now, attempts reset; --plugin and --state narrow it. Operations held for a login stay held until someone signs in."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The operation id, or its first characters.") var id: String?
-        @Flag(help: "Retry every dead letter.") var allDead = false
+        @Flag(help: "Retry every dead and waiting operation.") var all = false
+        @Flag(help: "Retry every dead letter (the same as --all --state dead).") var allDead = false
+        @Option(help: "With --all: only this plugin's operations.") var plugin: String?
+        @Option(help: "With --all: only operations in this state (dead or pending).") var state: String?
 
         func run(in runtime: FerryRuntime) async throws {
-            if allDead {
-                print("\(try await runtime.retryAllDead()) dead letter(s) will be sent again by the runner")
+            if all || allDead {
+                if let plugin, !runtime.registry.names.contains(plugin) {
+                    throw FerryError(
+                        .usage,
+                        "no enabled plugin \(plugin); the enabled ones are \(runtime.registry.names.joined(separator: ", "))"
+                    )
+                }
+                let states: Set<OperationState> = try allDead ? [.dead] : state.map { try Self.retryable($0) } ?? [.dead, .pending]
+                let count = try await runtime.retryAll(plugin: plugin, states: states)
+                print("\(count) operation(s) will be sent again by the runner (`ferry run --once` sends them now)")
                 return
             }
-            guard let id else { throw FerryError(.usage, "give an operation id, or --all-dead") }
+            guard plugin == nil, state == nil else { throw FerryError(.usage, "--plugin and --state go with --all") }
+            guard let id else { throw FerryError(.usage, "give an operation id, or --all, or --all-dead") }
             let operation = try await QueueInspector(runtime: runtime).find(id)
             try await runtime.retry(operation)
             print("\(operation.shortID) will be sent again by the runner (`ferry run --once` sends it now)")
+        }
+
+        static func retryable(_ name: String) throws -> Set<OperationState> {
+            guard let state = OperationState(rawValue: name), state == .dead || state == .pending else {
+                throw FerryError(.usage, "--state \(name) cannot be retried; use dead or pending")
+            }
+            return [state]
         }
     }
 

@@ -19,13 +19,30 @@ extension FerryRuntime {
 
     /// Sends every dead letter again; returns how many.
     public func retryAllDead() async throws -> Int {
+        try await retryAll(states: [.dead])
+    }
+
+    /// Makes every operation in `states` (of `plugin`, or of every plugin) due now, with
+    /// its attempts reset and its wait (backoff, connectivity) forgotten; returns how many.
+    /// Operations held for a login stay held until a login.
+    public func retryAll(plugin: String? = nil, states: Set<OperationState> = [.dead, .pending]) async throws -> Int {
         let now = clock.now()
+        let states = states.intersection([.dead, .pending]).map(\.rawValue)
+        guard !states.isEmpty else { return 0 }
         return try await store.write { db in
-            try db.execute(
-                sql:
-                    "UPDATE kernel_operations SET state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL WHERE state = 'dead'",
-                arguments: [now.timeIntervalSince1970]
-            )
+            var sql = """
+                UPDATE kernel_operations
+                SET state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL,
+                    waiting_for = CASE WHEN waiting_for = 'login' THEN 'login' ELSE NULL END
+                WHERE state IN (\(databaseQuestionMarks(count: states.count)))
+                """
+            var arguments: StatementArguments = [now.timeIntervalSince1970]
+            arguments += StatementArguments(states)
+            if let plugin {
+                sql += " AND plugin = ?"
+                arguments += [plugin]
+            }
+            try db.execute(sql: sql, arguments: arguments)
             return db.changesCount
         }
     }
