@@ -25,9 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        .target(name: "FerryHashing"),
+        .target(name: "FerryHashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "SyncKernel",
             dependencies: [
