@@ -8,7 +8,7 @@ public final class StaticCredentials: CredentialProvider {
         var refreshed: String?
         var refreshCount = 0
         var account: String?
-        var actingAs: String?
+        var sessionHeaders: [(name: String, value: String)] = []
     }
 
     private let state: Mutex<State>
@@ -22,7 +22,10 @@ public final class StaticCredentials: CredentialProvider {
     /// Replaces the token, as a login in another process would.
     public func setToken(_ token: String?) { state.withLock { $0.token = token } }
     public func setAccount(_ account: String?) { state.withLock { $0.account = account } }
-    public func setActingAs(_ member: String?) { state.withLock { $0.actingAs = member } }
+    /// Replaces the headers sent with every authenticated request.
+    public func setSessionHeaders(_ headers: [(name: String, value: String)]) {
+        state.withLock { $0.sessionHeaders = headers }
+    }
     public func setRefreshResult(_ token: String?) { state.withLock { $0.refreshed = token } }
 
     public func accessToken() async -> String? { state.withLock { $0.token } }
@@ -36,5 +39,5 @@ public final class StaticCredentials: CredentialProvider {
     }
 
     public func account() async -> String? { state.withLock { $0.account } }
-    public func actingAs() async -> String? { state.withLock { $0.actingAs } }
+    public func sessionHeaders() async -> [(name: String, value: String)] { state.withLock { $0.sessionHeaders } }
 }

@@ -75,8 +75,15 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         return session.user.id
     }
 
+    /// The member the user acts as (`ferry auth act-as`), or nil for themselves.
     public func actingAs() async -> String? {
         try? await keeper.current()?.actingAs
+    }
+
+    /// `X-Acting-As-Member` while the user acts as a managed member (docs/protocol.md).
+    public func sessionHeaders() async -> [(name: String, value: String)] {
+        guard let member = await actingAs() else { return [] }
+        return [("X-Acting-As-Member", member)]
     }
 
     /// Signs in with the configured username and password when there is no session,

@@ -144,7 +144,7 @@ struct PickTests {
                 (error as? FerryError)?.code == .rejected && "\(error)".contains("creator")
             }
             let demo = try await server.device()
-            demo.credentials.setActingAs("mem_kid")
+            demo.credentials.setSessionHeaders([("X-Acting-As-Member", "mem_kid")])
             await #expect { try await demo.family.pick(round: Server.round, tmdbID: 129) } throws: { error in
                 "\(error)".contains("acting as member mem_kid")
             }

@@ -19,9 +19,9 @@ struct QueuedVoteTests {
             #expect(try await device.family.vote(round: Server.round, tmdbID: 603, value: .up).queued)
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .down)
             _ = try await device.family.vote(round: Server.round, tmdbID: 129, value: .up)
-            device.credentials.setActingAs("mem_kid")
+            device.credentials.setSessionHeaders([("X-Acting-As-Member", "mem_kid")])
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up)
-            device.credentials.setActingAs(nil)
+            device.credentials.setSessionHeaders([])
 
             let operations = try await device.test.operations()
             #expect(
@@ -82,11 +82,11 @@ extension QueuedVoteTests {
     @Test func aQueuedVoteTheServerRejectsShowsAsFailedNotPending() async throws {
         try await Server.with { server in
             let device = try await server.device(yaml: Self.yaml)
-            device.credentials.setActingAs("mem_sam")
+            device.credentials.setSessionHeaders([("X-Acting-As-Member", "mem_sam")])
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up)
             let summary = try await device.test.runOnce()
             #expect(summary.deadLettered == 1)
-            device.credentials.setActingAs(nil)
+            device.credentials.setSessionHeaders([])
             let vote = try #require(try await device.family.round(Server.round).value.localVotes.first)
             #expect(vote.state == "failed" && vote.note?.contains("ferry queue list") == true)
         }

@@ -43,10 +43,10 @@ struct VoteTests {
     @Test func actingAsAManagedMemberAttributesTheVoteToThem() async throws {
         try await Server.with { server in
             let device = try await server.device()
-            device.credentials.setActingAs("mem_kid")
+            device.credentials.setSessionHeaders([("X-Acting-As-Member", "mem_kid")])
             let vote = try await device.family.vote(round: Server.round, tmdbID: 603, value: .up)
             #expect(vote.value.memberKey == "mem_kid")
-            device.credentials.setActingAs(nil)
+            device.credentials.setSessionHeaders([])
             _ = try await device.family.vote(round: Server.round, tmdbID: 603, value: .down)
             let votes = try await votes(server, tmdbID: 603)
             let kid = try #require(votes.first { $0.memberID == "mem_kid" })
@@ -58,7 +58,7 @@ struct VoteTests {
     @Test func actingAsSomeoneElsesMemberIsRefused() async throws {
         try await Server.with { server in
             let sam = try await server.device("sam")
-            sam.credentials.setActingAs("mem_demo")
+            sam.credentials.setSessionHeaders([("X-Acting-As-Member", "mem_demo")])
             await #expect { try await sam.family.vote(round: Server.round, tmdbID: 603, value: .up) } throws: { error in
                 (error as? FerryError)?.code == .rejected && "\(error)".contains("refused")
             }

@@ -19,5 +19,5 @@ final class CredentialBroker: CredentialProvider {
 
     func account() async -> String? { await current?.account() }
 
-    func actingAs() async -> String? { await current?.actingAs() }
+    func sessionHeaders() async -> [(name: String, value: String)] { await current?.sessionHeaders() ?? [] }
 }

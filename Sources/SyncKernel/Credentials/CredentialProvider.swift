@@ -11,11 +11,13 @@ public protocol CredentialProvider: Sendable {
     func refreshAccessToken(rejected: String) async throws -> String?
     /// The signed-in account, used to keep each account's queued work apart.
     func account() async -> String?
-    /// The member the user acts as, sent as `X-Acting-As-Member`; nil for themselves.
-    func actingAs() async -> String?
+    /// Headers sent with every authenticated request besides the bearer token: what the
+    /// remote needs to know of the session (the auth plugin sends the member the user acts
+    /// as). The kernel adds them without reading them.
+    func sessionHeaders() async -> [(name: String, value: String)]
 }
 
 extension CredentialProvider {
     public func account() async -> String? { nil }
-    public func actingAs() async -> String? { nil }
+    public func sessionHeaders() async -> [(name: String, value: String)] { [] }
 }

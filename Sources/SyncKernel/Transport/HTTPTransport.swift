@@ -88,8 +88,8 @@ public struct HTTPTransport: Sendable {
         headers += request.headers
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         if let key = request.idempotencyKey { headers.append(("Idempotency-Key", key)) }
-        if request.authenticated, let member = await credentials?.actingAs() {
-            headers.append(("X-Acting-As-Member", member))
+        if request.authenticated, let credentials {
+            headers += await credentials.sessionHeaders().map { ($0.name, $0.value) }
         }
         let prepared = PreparedRequest(
             method: request.method,

@@ -22,7 +22,7 @@ extension FamilyClient {
 
     /// The member the user acts as now (`ferry auth act-as`), or nil for themself.
     func actingAs() async -> String? {
-        await runtime.credentials.actingAs()
+        await ActingAs.member(in: runtime.credentials)
     }
 
     /// Creates a group; the user becomes its creator and first member.

@@ -14,5 +14,10 @@ struct ActingAsCredentials: CredentialProvider {
 
     func account() async -> String? { await base?.account() }
 
-    func actingAs() async -> String? { member }
+    /// The session's headers, with the acting member recorded with the operation instead of
+    /// the one of now.
+    func sessionHeaders() async -> [(name: String, value: String)] {
+        let others = await base?.sessionHeaders().filter { !ActingAs.isHeader($0.name) } ?? []
+        return others + (member.map { [(ActingAs.header, $0)] } ?? [])
+    }
 }
