@@ -18,13 +18,12 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
         self.body = body
     }
 
-    /// The remote's own reason: the `message` of Ferry's error shape, or a short excerpt of the body.
+    /// The remote's own reason: the `message` of Ferry's error shape (docs/protocol.md), or
+    /// a short excerpt of the body. A plugin that talks to a remote with another error shape
+    /// reads `body` itself.
     public var reason: String {
         if let shape = try? JSONDecoder().decode(ErrorShape.self, from: body) {
             return "\(status) \(shape.error.code): \(shape.error.message)"
-        }
-        if let tmdb = try? JSONDecoder().decode(TMDBShape.self, from: body) {
-            return "\(status): \(tmdb.status_message)"
         }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -54,10 +53,6 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
             let message: String
         }
         let error: Inner
-    }
-
-    private struct TMDBShape: Decodable {
-        let status_message: String
     }
 }
 

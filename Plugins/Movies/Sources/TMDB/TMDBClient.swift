@@ -74,18 +74,26 @@ struct TMDBClient: Sendable {
     /// TMDB's refusals become errors that say what to fix; its 401 is a configuration
     /// problem, not a Ferry login, so it must not hold the plugin's queue for a login.
     static func explain(_ failure: RemoteFailure, path: String) -> any Error {
+        let reason = Self.reason(of: failure)
         switch failure.status {
         case 401:
             return FerryError(
                 .rejected,
-                "TMDB refused the configured token (\(failure.reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml"
+                "TMDB refused the configured token (\(reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml"
             )
         case 404:
-            return FerryError(.rejected, "TMDB has no \(path) (\(failure.reason))")
+            return FerryError(.rejected, "TMDB has no \(path) (\(reason))")
         case 429, 500...599, 408:
             return failure
         default:
-            return FerryError(.rejected, "TMDB refused \(path): \(failure.reason)")
+            return FerryError(.rejected, "TMDB refused \(path): \(reason)")
         }
+    }
+
+    /// TMDB's own reason: the `status_message` of its error shape, else the kernel's reading.
+    static func reason(of failure: RemoteFailure) -> String {
+        struct TMDBError: Decodable { let status_message: String }
+        guard let error = try? JSONDecoder().decode(TMDBError.self, from: failure.body) else { return failure.reason }
+        return "\(failure.status): \(error.status_message)"
     }
 }
