@@ -68,10 +68,6 @@ public struct TestPlugin: SyncPlugin {
 
     struct ValueBody: Codable { var value: String? }
     struct CreatedBody: Codable { var key: String }
-    struct ChangesBody: Codable {
-        var items: [Item]
-        var cursor: String
-    }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         let key = operation.id.uuidString.lowercased()
@@ -118,38 +114,23 @@ public struct TestPlugin: SyncPlugin {
     }
 
     public func pull(_ context: PullContext) async throws -> PullSummary {
-        var summary = PullSummary()
-        var cursor = try await context.cursor()
-        while true {
-            let response = try await context.transport.send(
-                HTTPRequest("GET", "/items", query: cursor.map { [("since", $0)] } ?? [])
-            )
-            let changes = try response.decode(ChangesBody.self)
-            let page = try await context.store.write { db -> PullSummary in
-                var page = PullSummary()
-                for item in changes.items {
-                    var local = item
-                    let pending = try context.pendingOperations(entity: item.key, in: db)
-                    if !pending.isEmpty {
-                        local = try Self.rebase(item, on: pending)
-                        page.rebased += 1
-                    }
-                    if local.deleted == true {
-                        try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [item.key])
-                        page.deleted += 1
-                    } else {
-                        try Self.store(local, in: db)
-                        page.upserted += 1
-                    }
-                }
-                try context.saveCursor(changes.cursor, in: db)
-                return page
+        try await context.follow("/items") { change, db in
+            var item = change.isDeletion ? Item(key: change.id, value: nil, version: 0, deleted: true) : try change.decode(Item.self)
+            if !change.pending.isEmpty { item = try Self.rebase(item, on: change.pending) }
+            if item.deleted == true {
+                try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [change.id])
+            } else {
+                try Self.store(item, in: db)
             }
-            summary = summary + page
-            if changes.items.isEmpty || changes.cursor == cursor { break }
-            cursor = changes.cursor
+            return !change.pending.isEmpty ? .rebased : item.deleted == true ? .deleted : .upserted
+        } sweep: { live, db in
+            let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
+            let gone = try String.fetchAll(db, sql: "SELECT key FROM items_entries").filter {
+                !live.contains($0) && !working.contains($0)
+            }
+            for key in gone { try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [key]) }
+            return gone.count
         }
-        return summary
     }
 
     /// The remote item with pending writes applied again on top.

@@ -90,14 +90,23 @@ struct EngineRecoveryTests {
             let test = try await TestRuntime.make(server: url)
             server.seed("a", "one", version: 1)
             server.seed("b", "two", version: 1)
-            #expect(try await test.runOnce().pulls["items"]?.upserted == 2)
-            // Restored from an older backup: the store's cursor (2) is one it never issued.
+            server.seed("d", "four", version: 1)
+            #expect(try await test.runOnce().pulls["items"]?.upserted == 3)
+            // Restored from an older backup: the store's cursor (3) is one it never issued,
+            // and a, b and d are gone from it.
             server.forgetEverything()
             server.seed("c", "three", version: 1)
+            test.connectivity.set(.offline)
+            _ = try await TestPlugin.put("d", "mine", in: test.runtime)
+            test.connectivity.set(.online)
+            server.fail(.init(status: 503))
             let summary = try await test.runOnce()
             #expect(summary.pullFailures.isEmpty && !summary.failed)
-            let value = try await test.runtime.store.read { db in try TestPlugin.value(of: "c", in: db) }
-            #expect(value == "three")
+            let values = try await test.runtime.store.read { db in
+                try ["a", "b", "c", "d"].map { try TestPlugin.value(of: $0, in: db) }
+            }
+            // What the remote no longer has is gone, except the row with an unsent write.
+            #expect(values == [nil, nil, "three", "mine"])
             // And the next pass follows the new cursor without failing again.
             #expect(try await test.runOnce().pullFailures.isEmpty)
         }

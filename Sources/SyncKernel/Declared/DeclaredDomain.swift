@@ -56,37 +56,22 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
+    /// Follows the declared feed. A document with unsent operations keeps its local
+    /// state (the operations carry it to the remote, whose answer replaces it); a resync
+    /// removes the documents the remote no longer has.
     public func pull(_ context: PullContext) async throws -> PullSummary {
         guard let path = settings.pull else { return PullSummary() }
-        var summary = PullSummary()
-        while true {
-            let cursor = try await context.cursor()
-            let response = try await context.transport.send(
-                HTTPRequest("GET", path, query: cursor.map { [("since", $0)] } ?? [])
-            )
-            let page = try response.decode(ChangesPage.self)
-            // The whole page is checked before any row changes: a bad page changes nothing.
-            for change in page.changes { try Self.checkChange(change) }
-            let domain = pluginName
-            summary =
-                summary
-                + (try await context.store.write { db in
-                    var applied = PullSummary()
-                    for change in page.changes {
-                        if try !context.pendingOperations(entity: change.id, in: db).isEmpty {
-                            applied.rebased += 1
-                        } else if change.type == "delete" {
-                            try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
-                            applied.deleted += 1
-                        } else if let entity = change.entity {
-                            try DeclaredEntities.upsert(domain: domain, entity: change.id, body: entity.encoded, in: db)
-                            applied.upserted += 1
-                        }
-                    }
-                    try context.saveCursor(page.cursor, in: db)
-                    return applied
-                })
-            if !page.hasMore || page.cursor == cursor { return summary }
+        let domain = pluginName
+        return try await context.follow(path) { change, db in
+            if !change.pending.isEmpty { return .rebased }
+            guard let entity = change.entity else {
+                try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
+                return .deleted
+            }
+            try DeclaredEntities.upsert(domain: domain, entity: change.id, body: entity, in: db)
+            return .upserted
+        } sweep: { live, db in
+            try DeclaredEntities.sweep(domain: domain, keeping: live, in: db)
         }
     }
 
@@ -105,19 +90,6 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
-    /// Refuses a change of a feed page that cannot be applied as it is.
-    static func checkChange(_ change: ChangesPage.Change) throws {
-        guard change.type == "upsert" || change.type == "delete" else {
-            throw FerryError(.plugin, "a change of type \"\(change.type)\" for \(change.id); expected upsert or delete")
-        }
-        guard change.type == "delete" || change.entity != nil else {
-            throw FerryError(.plugin, "the upsert of \(change.id) carries no entity")
-        }
-        if let entity = change.entity {
-            try checkAnswer(entity.encoded, entity: change.id, request: "the change of \(change.id)")
-        }
-    }
-
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote else { return }
         try DeclaredEntities.upsert(domain: pluginName, entity: conflict.entity, body: remote, in: db)
@@ -133,46 +105,5 @@ public struct DeclaredDomain: SyncPlugin {
         allowed.remove(charactersIn: "/?#")
         let encoded = entity.addingPercentEncoding(withAllowedCharacters: allowed) ?? entity
         return template.replacingOccurrences(of: "{entity}", with: encoded)
-    }
-}
-
-/// A page of a changes feed (docs/protocol.md, section 6).
-struct ChangesPage: Decodable, Sendable {
-    struct Change: Decodable, Sendable {
-        let type: String
-        let id: String
-        let entity: AnyJSON?
-    }
-
-    let changes: [Change]
-    let cursor: String
-    let hasMore: Bool
-}
-
-/// Any JSON value, kept as its encoded form.
-struct AnyJSON: Decodable, Sendable {
-    let encoded: Data
-
-    init(from decoder: any Decoder) throws {
-        encoded = try JSONSerialization.data(
-            withJSONObject: try Self.value(from: decoder),
-            options: [.sortedKeys, .fragmentsAllowed]
-        )
-    }
-
-    private static func value(from decoder: any Decoder) throws -> Any {
-        let container = try decoder.singleValueContainer()
-        if let object = try? container.decode([String: AnyJSON].self) {
-            return try object.mapValues {
-                try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed])
-            }
-        }
-        if let array = try? container.decode([AnyJSON].self) {
-            return try array.map { try JSONSerialization.jsonObject(with: $0.encoded, options: [.fragmentsAllowed]) }
-        }
-        if let bool = try? container.decode(Bool.self) { return bool }
-        if let number = try? container.decode(Double.self) { return number }
-        if let text = try? container.decode(String.self) { return text }
-        return NSNull()
     }
 }

@@ -44,6 +44,20 @@ public enum DeclaredEntities {
         )
     }
 
+    /// Removes the documents of `domain` the remote no longer has (not in `live`), except
+    /// those with unsent operations; returns how many.
+    static func sweep(domain: String, keeping live: Set<String>, in db: Database) throws -> Int {
+        let working = try Outbox.entitiesWithWork(plugin: domain, in: db)
+        let local = try String.fetchAll(
+            db,
+            sql: "SELECT entity FROM kernel_declared_entities WHERE domain = ?",
+            arguments: [domain]
+        )
+        let gone = local.filter { !live.contains($0) && !working.contains($0) }
+        for entity in gone { try delete(domain: domain, entity: entity, in: db) }
+        return gone.count
+    }
+
     /// The entities of `domain`, by key.
     public static func list(domain: String, in db: Database) throws -> [Row] {
         try GRDB.Row.fetchAll(

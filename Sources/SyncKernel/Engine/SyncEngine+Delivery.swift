@@ -304,10 +304,11 @@ extension SyncEngine {
             transport: transport,
             store: runtime.store,
             clock: runtime.clock,
-            logger: runtime.logger
+            logger: runtime.logger,
+            events: runtime.events
         )
         do {
-            let result = try await pullResyncingForgottenCursors(plugin, context: context)
+            let result = try await plugin.pull(context)
             await answered()
             let now = runtime.clock.now()
             try await runtime.store.write { db in try PluginState.recordSync(name, at: now, in: db) }

@@ -18,6 +18,30 @@ extension Outbox {
         try operations(plugin: plugin, entity: entity, in: db).filter { $0.state != .dead }
     }
 
+    /// The unsent operations of `plugin` on each of `entities` (dead letters excluded),
+    /// oldest first, in one query; entities without any are left out.
+    static func unsentOperations(
+        plugin: String,
+        entities: [String],
+        in db: Database
+    ) throws -> [String: [QueuedOperation]] {
+        guard !entities.isEmpty else { return [:] }
+        var found: [String: [QueuedOperation]] = [:]
+        for chunk in stride(from: 0, to: entities.count, by: 500).map({ Array(entities[$0..<min($0 + 500, entities.count)]) }) {
+            let operations = try QueuedOperation.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM kernel_operations
+                    WHERE plugin = ? AND state != 'dead' AND entity IN (\(databaseQuestionMarks(count: chunk.count)))
+                    ORDER BY seq
+                    """,
+                arguments: StatementArguments([plugin] + chunk)
+            )
+            for operation in operations { found[operation.entity, default: []].append(operation) }
+        }
+        return found
+    }
+
     /// The entities of `plugin` that have operations in the outbox; dead ones only when asked.
     public static func entitiesWithWork(
         plugin: String,

@@ -12,13 +12,23 @@ public struct PullContext: Sendable {
     public let store: FerryStore
     public let clock: any KernelClock
     public let logger: Logger
+    /// Where the pull reports what a person should know (a feed pulled again from the start).
+    public let events: EventBus?
 
-    public init(plugin: String, transport: HTTPTransport, store: FerryStore, clock: any KernelClock, logger: Logger) {
+    public init(
+        plugin: String,
+        transport: HTTPTransport,
+        store: FerryStore,
+        clock: any KernelClock,
+        logger: Logger,
+        events: EventBus? = nil
+    ) {
         self.plugin = plugin
         self.transport = transport
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.events = events
     }
 
     /// The stored cursor called `name`, or nil before the first pull.

@@ -209,12 +209,22 @@ final class ItemServer: Sendable {
             state.log.append("GET /items")
             let start = since.flatMap(Int.init) ?? 0
             let keys = start < state.changes.count ? Array(Set(state.changes[start...])).sorted() : []
-            let items = keys.compactMap { state.items[$0] }
-            struct Page: Encodable {
-                let items: [Item]
-                let cursor: String
+            // The protocol's page shape (docs/protocol.md): one change per item, whole.
+            struct Change: Encodable {
+                let type: String
+                let id: String
+                let entity: Item?
             }
-            return (try? JSONEncoder().encode(Page(items: items, cursor: String(state.changes.count)))) ?? Data()
+            struct Page: Encodable {
+                let changes: [Change]
+                let cursor: String
+                let has_more: Bool
+            }
+            let changes = keys.compactMap { key in
+                state.items[key].map { Change(type: "upsert", id: key, entity: $0) }
+            }
+            let page = Page(changes: changes, cursor: String(state.changes.count), has_more: false)
+            return (try? JSONEncoder().encode(page)) ?? Data()
         }
         var fields = HTTPFields()
         fields[.contentType] = "application/json"

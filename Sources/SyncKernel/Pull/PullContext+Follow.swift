@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+extension PullContext {
+    /// Applies one change inside the page's transaction and says what it did.
+    public typealias ApplyChange = @Sendable (FeedChange, Database) throws -> FeedOutcome
+    /// Removes, inside the resync's transaction, the local rows whose ids the remote no
+    /// longer has (`live` holds every id it has), except rows with unsent writes; returns
+    /// how many it removed.
+    public typealias Sweep = @Sendable (_ live: Set<String>, Database) throws -> Int
+
+    /// Follows the changes feed at `path` from the cursor stored as `name` to its end.
+    ///
+    /// Each page's changes and its cursor commit in one transaction, so a pull cut short
+    /// resumes where it stopped. It stops when the page says `has_more: false` or its cursor
+    /// did not move. The unsent operations of a page's entities come in one query, on each
+    /// `FeedChange`. When the remote answers `400 invalid_cursor` (it was reset, or
+    /// restored from a backup), the feed is pulled again from the start (`fromStart`).
+    ///
+    /// - Parameters:
+    ///   - pageSize: the `limit` asked for each page.
+    ///   - fromStart: pull every page from the beginning and apply them in one transaction,
+    ///     then `sweep` the rows the remote no longer has: a resync, for a plugin that
+    ///     rebuilds its cache.
+    public func follow(
+        _ path: String,
+        cursor name: String = "default",
+        pageSize: Int = 500,
+        fromStart: Bool = false,
+        apply: @escaping ApplyChange,
+        sweep: Sweep? = nil
+    ) async throws -> PullSummary {
+        if fromStart { return try await resync(path, cursor: name, pageSize: pageSize, apply: apply, sweep: sweep) }
+        let start = try await cursor(name)
+        do {
+            return try await followPages(path, from: start, cursor: name, pageSize: pageSize, apply: apply)
+        } catch let failure as RemoteFailure where failure.status == 400 && failure.code == "invalid_cursor" {
+            logger.warning(
+                "\(plugin): the remote no longer knows this store's cursor for \(path) (\(failure.reason)); pulling it again from the start"
+            )
+            events?.emit(.resyncing(plugin: plugin, reason: failure.reason))
+            return try await resync(path, cursor: name, pageSize: pageSize, apply: apply, sweep: sweep)
+        }
+    }
+
+    private func followPages(
+        _ path: String,
+        from start: String?,
+        cursor name: String,
+        pageSize: Int,
+        apply: @escaping ApplyChange
+    ) async throws -> PullSummary {
+        var summary = PullSummary()
+        var cursor = start
+        while true {
+            let page = try await fetchPage(path, since: cursor, pageSize: pageSize)
+            summary =
+                summary
+                + (try await store.write { db in
+                    let applied = try self.apply(page.changes, with: apply, in: db)
+                    try self.saveCursor(page.cursor, name: name, in: db)
+                    return applied
+                })
+            guard page.hasMore, page.cursor != cursor else { return summary }
+            cursor = page.cursor
+        }
+    }
+
+    /// Every page from the beginning, then one transaction: the changes, the sweep, the cursor.
+    private func resync(
+        _ path: String,
+        cursor name: String,
+        pageSize: Int,
+        apply: @escaping ApplyChange,
+        sweep: Sweep?
+    ) async throws -> PullSummary {
+        var changes: [ChangesPage.Change] = []
+        var cursor: String?
+        while true {
+            let page = try await fetchPage(path, since: cursor, pageSize: pageSize)
+            changes += page.changes
+            let done = !page.hasMore || page.cursor == cursor
+            cursor = page.cursor
+            if done { break }
+        }
+        let last = cursor
+        return try await store.write { [changes] db in
+            var summary = try self.apply(changes, with: apply, in: db)
+            if let sweep {
+                summary.deleted += try sweep(Set(changes.filter { $0.entity != nil }.map(\.id)), db)
+            }
+            if let last { try self.saveCursor(last, name: name, in: db) }
+            return summary
+        }
+    }
+
+    private func fetchPage(_ path: String, since cursor: String?, pageSize: Int) async throws -> ChangesPage {
+        let query = [("limit", String(pageSize))] + (cursor.map { [("since", $0)] } ?? [])
+        let response = try await transport.send(HTTPRequest("GET", path, query: query))
+        return try ChangesPage(response.body, feed: path)
+    }
+
+    private func apply(_ changes: [ChangesPage.Change], with apply: ApplyChange, in db: Database) throws -> PullSummary {
+        let pending = try Outbox.unsentOperations(plugin: plugin, entities: changes.map(\.id), in: db)
+        var summary = PullSummary()
+        for change in changes {
+            let outcome = try apply(FeedChange(id: change.id, entity: change.entity, pending: pending[change.id] ?? []), db)
+            summary.count(outcome)
+        }
+        return summary
+    }
+}
