@@ -9,69 +9,41 @@ extension RecipesPlugin {
     /// A pull never undoes a local write: a row whose entity still has unsent operations
     /// takes the remote state as its base and gets those operations applied again.
     public func pull(_ context: PullContext) async throws -> PullSummary {
-        var summary = try await follow("/v1/recipes/changes", cursor: "recipes", context: context) {
-            change,
-            pending,
-            db in
-            try Self.applyRecipe(change, pending: pending, now: context.clock.now(), in: db)
+        let clock = context.clock
+        var summary = try await context.follow("/v1/recipes/changes", cursor: "recipes") { change, db in
+            guard RecipeID.isValid(change.id) else { return .skipped }
+            return try Self.applyRecipe(change, now: clock.now(), in: db)
+        } sweep: { live, db in
+            // The user's own recipes and saved ones stay, as a deletion keeps them.
+            let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
+            let saved = try SavedSet.all(in: db)
+            let gone = try String.fetchAll(db, sql: "SELECT id FROM recipes_recipes WHERE mine = 0").filter {
+                !live.contains($0) && !working.contains($0) && saved[$0] == nil
+            }
+            for id in gone { try db.execute(sql: "DELETE FROM recipes_recipes WHERE id = ?", arguments: [id]) }
+            return gone.count
         }
         summary =
             summary
-            + (try await follow("/v1/saved-recipes/changes", cursor: "saved", context: context) { change, pending, db in
-                try Self.applySaved(change, pending: pending, now: context.clock.now(), in: db)
+            + (try await context.follow("/v1/saved-recipes/changes", cursor: "saved") { change, db in
+                guard RecipeID.isValid(change.id) else { return .skipped }
+                return try Self.applySaved(change, now: clock.now(), in: db)
+            } sweep: { live, db in
+                let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
+                let gone = try SavedSet.all(in: db).keys.filter { !live.contains($0) && !working.contains($0) }
+                for id in gone { try SavedSet.remove(id, in: db) }
+                return gone.count
             })
         if settings.downloadPhotos { try await downloadPhotos(context) }
         try await sweepPhotos(context)
         return summary
     }
 
-    /// What applying one change did.
-    enum Applied { case upserted, deleted, rebased }
-
-    /// Pages through one feed; each page and its cursor commit in one transaction.
-    private func follow(
-        _ path: String,
-        cursor name: String,
-        context: PullContext,
-        apply: @escaping @Sendable (ChangesPage.Change, [QueuedOperation], Database) throws -> Applied
-    ) async throws -> PullSummary {
-        var summary = PullSummary()
-        var cursor = try await context.cursor(name)
-        while true {
-            let response = try await context.transport.send(
-                HTTPRequest("GET", path, query: [("limit", "500")] + (cursor.map { [("since", $0)] } ?? []))
-            )
-            let page = try ChangesPage(response.body)
-            let counted = try await context.store.write { db -> PullSummary in
-                var counted = PullSummary()
-                for change in page.changes where RecipeID.isValid(change.id) {
-                    let pending = try context.pendingOperations(entity: change.id, in: db)
-                    switch try apply(change, pending, db) {
-                    case .upserted: counted.upserted += 1
-                    case .deleted: counted.deleted += 1
-                    case .rebased: counted.rebased += 1
-                    }
-                }
-                try context.saveCursor(page.cursor, name: name, in: db)
-                return counted
-            }
-            summary = summary + counted
-            guard page.hasMore, page.cursor != cursor else { break }
-            cursor = page.cursor
-        }
-        return summary
-    }
-
     /// A recipe change. An unsent upload means the local document is newer than anything
     /// the remote has: keep it (the upload will reach the remote or adopt its copy).
-    static func applyRecipe(
-        _ change: ChangesPage.Change,
-        pending: [QueuedOperation],
-        now: Date,
-        in db: Database
-    ) throws -> Applied {
+    static func applyRecipe(_ change: FeedChange, now: Date, in db: Database) throws -> FeedOutcome {
         let local = try Recipe.find(change.id, in: db)
-        if pending.contains(where: { $0.kind == "upload" }) { return .rebased }
+        if change.pending.contains(where: { $0.kind == "upload" }) { return .rebased }
         guard let entity = change.entity else {
             if try local?.mine == true || SavedSet.contains(change.id, in: db) { return .rebased }
             try db.execute(sql: "DELETE FROM recipes_recipes WHERE id = ?", arguments: [change.id])
@@ -82,15 +54,10 @@ extension RecipesPlugin {
     }
 
     /// A saved-set change: the remote's state, with unsent saves and unsaves applied on top.
-    static func applySaved(
-        _ change: ChangesPage.Change,
-        pending: [QueuedOperation],
-        now: Date,
-        in db: Database
-    ) throws -> Applied {
+    static func applySaved(_ change: FeedChange, now: Date, in db: Database) throws -> FeedOutcome {
         var saved = change.entity != nil
-        let rebased = pending.contains { $0.kind == "save" || $0.kind == "unsave" }
-        for operation in pending {
+        let rebased = change.pending.contains { $0.kind == "save" || $0.kind == "unsave" }
+        for operation in change.pending {
             if operation.kind == "save" { saved = true }
             if operation.kind == "unsave" { saved = false }
         }
