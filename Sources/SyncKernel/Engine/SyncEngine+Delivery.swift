@@ -298,22 +298,9 @@ extension SyncEngine {
     /// Pulls one plugin; offline failures are quiet, others are reported.
     func pull(_ plugin: any SyncPlugin) async {
         let name = plugin.pluginName
-        guard let transport = runtime.transport(for: name) else { return }
-        let context = PullContext(
-            plugin: name,
-            transport: transport,
-            store: runtime.store,
-            clock: runtime.clock,
-            logger: runtime.logger,
-            events: runtime.events
-        )
         do {
-            let result = try await plugin.pull(context)
+            summary.pulls[name] = try await runtime.pull(name)
             await answered()
-            let now = runtime.clock.now()
-            try await runtime.store.write { db in try PluginState.recordSync(name, at: now, in: db) }
-            summary.pulls[name] = result
-            runtime.events.emit(.pulled(plugin: name, summary: result))
         } catch {
             switch FailureClass.classify(error, now: runtime.clock.now()) {
             case .offline(let reason):

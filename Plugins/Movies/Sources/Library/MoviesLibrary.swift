@@ -92,12 +92,7 @@ public struct MoviesLibrary: Sendable {
 
     /// Pulls the server's changes into the cache now.
     public func refresh() async throws -> PullSummary {
-        guard let transport = runtime.transport(for: name) else {
-            throw FerryError(.plugin, "the movies plugin has no transport")
-        }
-        return try await plugin.pull(
-            PullContext(plugin: name, transport: transport, store: store, clock: runtime.clock, logger: runtime.logger)
-        )
+        try await runtime.pull(name)
     }
 
     // MARK: Writes

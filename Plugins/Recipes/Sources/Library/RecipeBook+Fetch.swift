@@ -58,22 +58,6 @@ extension RecipeBook {
     /// Pulls now: brings the cache up to date, as `ferry run` does in the background.
     @discardableResult
     public func refresh() async throws -> PullSummary {
-        guard let transport = runtime.transport(for: RecipesPlugin.name) else {
-            throw FerryError(
-                .configuration,
-                "the recipes plugin has no transport; enable it in \(runtime.configuration.file)"
-            )
-        }
-        let context = PullContext(
-            plugin: RecipesPlugin.name,
-            transport: transport,
-            store: runtime.store,
-            clock: runtime.clock,
-            logger: runtime.logger
-        )
-        let summary = try await plugin.pull(context)
-        let now = runtime.clock.now()
-        try await runtime.store.write { db in try PluginState.recordSync(RecipesPlugin.name, at: now, in: db) }
-        return summary
+        try await runtime.pull(RecipesPlugin.name)
     }
 }
