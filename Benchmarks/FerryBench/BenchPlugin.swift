@@ -42,8 +42,7 @@ struct BenchPlugin: SyncPlugin {
                 "PUT",
                 "/v1/recipes/\(operation.entity)",
                 headers: [("Content-Type", "application/json")],
-                body: operation.payload,
-                idempotencyKey: operation.id.uuidString.lowercased()
+                body: operation.payload
             )
         )
         return .delivered

@@ -70,7 +70,6 @@ public struct TestPlugin: SyncPlugin {
     struct CreatedBody: Codable { var key: String }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        let key = operation.id.uuidString.lowercased()
         let path = "/items/\(operation.entity)"
         var headers: [(String, String)] = [("Content-Type", "application/json")]
         if !operation.force, let base = operation.base, let item = try? JSONDecoder.ferry.decode(Item.self, from: base)
@@ -84,28 +83,27 @@ public struct TestPlugin: SyncPlugin {
                     operation.kind == "put" ? "PUT" : "PATCH",
                     path,
                     headers: headers,
-                    body: operation.payload,
-                    idempotencyKey: key
+                    body: operation.payload
                 )
             )
             let item = try response.decode(Item.self)
             return SendOutcome { db in try Self.store(item, in: db) }
         case "delete":
-            _ = try await context.transport.send(HTTPRequest("DELETE", path, headers: headers, idempotencyKey: key))
+            _ = try await context.transport.send(HTTPRequest("DELETE", path, headers: headers))
             return .delivered
         case "create":
             let response = try await context.transport.send(
-                HTTPRequest("POST", "/items", headers: headers, body: operation.payload, idempotencyKey: key)
+                HTTPRequest("POST", "/items", headers: headers, body: operation.payload)
             )
             let created = try response.decode(CreatedBody.self)
             return SendOutcome(remoteID: created.key)
         case "save", "unsave", "upload":
             let method = operation.kind == "unsave" ? "DELETE" : "PUT"
-            _ = try await context.transport.send(HTTPRequest(method, "/saved/\(operation.entity)", idempotencyKey: key))
+            _ = try await context.transport.send(HTTPRequest(method, "/saved/\(operation.entity)"))
             return .delivered
         case "ping":
             _ = try await context.transport.send(
-                HTTPRequest("POST", "/ping", body: operation.payload, idempotencyKey: key)
+                HTTPRequest("POST", "/ping", body: operation.payload)
             )
             return .delivered
         default:

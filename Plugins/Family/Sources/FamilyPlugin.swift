@@ -60,7 +60,7 @@ public struct FamilyPlugin: SyncPlugin {
         self.settings = settings
     }
 
-    /// Sends one family operation; its id is the `Idempotency-Key`, its recorded member the `X-Acting-As-Member`.
+    /// Sends one family operation, as the member recorded with it (`X-Acting-As-Member`).
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         guard let kind = FamilyKind(rawValue: operation.kind) else {
             throw FerryError(.plugin, "family has no operation \(operation.kind)")
@@ -70,7 +70,6 @@ public struct FamilyPlugin: SyncPlugin {
             transport: context.transport.with(
                 credentials: ActingAsCredentials(base: context.transport.credentials, member: payload.actingAs)
             ),
-            key: operation.id.uuidString.lowercased(),
             now: context.clock.now()
         )
         return try await sender.send(kind, payload, entity: operation.entity)

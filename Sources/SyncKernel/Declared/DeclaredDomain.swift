@@ -41,8 +41,7 @@ public struct DeclaredDomain: SyncPlugin {
             method,
             Self.path(declared.path, entity: operation.entity),
             headers: hasBody ? [("Content-Type", "application/json")] : [],
-            body: hasBody ? operation.payload : nil,
-            idempotencyKey: operation.id.uuidString.lowercased()
+            body: hasBody ? operation.payload : nil
         )
         let response = try await context.transport.send(request)
         guard !declared.removes, !response.body.isEmpty else { return .delivered }

@@ -70,6 +70,7 @@ extension SyncEngine {
         transport: HTTPTransport
     ) async -> Result<SendOutcome, any Error> {
         let context = SendContext(
+            operation: operation,
             transport: transport,
             store: runtime.store,
             clock: runtime.clock,

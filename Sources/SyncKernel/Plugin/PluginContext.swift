@@ -35,13 +35,15 @@ public struct PluginContext: Sendable {
 
 /// What a plugin gets while sending one operation.
 public struct SendContext: Sendable {
+    /// The plugin's transport for this operation: its writes to the remote carry the
+    /// operation's `Idempotency-Key` (the kernel sets it; a plugin never does).
     public let transport: HTTPTransport
     public let store: FerryStore
     public let clock: any KernelClock
     public let logger: Logger
 
-    public init(transport: HTTPTransport, store: FerryStore, clock: any KernelClock, logger: Logger) {
-        self.transport = transport
+    init(operation: QueuedOperation, transport: HTTPTransport, store: FerryStore, clock: any KernelClock, logger: Logger) {
+        self.transport = transport.sending(operation)
         self.store = store
         self.clock = clock
         self.logger = logger

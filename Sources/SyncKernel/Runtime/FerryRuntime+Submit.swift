@@ -91,14 +91,27 @@ extension FerryRuntime {
             requiresUnmetered: policy.requirement == .unmetered,
             account: await credentials.account()
         )
+        let context = { SendContext(operation: queued, transport: transport, store: self.store, clock: self.clock, logger: self.logger) }
         do {
-            return try await plugin.send(
-                queued,
-                context: SendContext(transport: transport, store: store, clock: clock, logger: logger)
-            )
+            return try await plugin.send(queued, context: context())
+        } catch where Self.gotNoAnswer(error, now: now) {
+            // No answer is a question for the probe: if the remote answers it, the operation
+            // goes once more with the same keys, and the remote replays what it did.
+            await connectivity.reportUnreachable()
+            guard await connectivity.current().reachable else { throw Self.explain(error, operation: operation, now: now) }
+            do {
+                return try await plugin.send(queued, context: context())
+            } catch {
+                throw Self.explain(error, operation: operation, now: now)
+            }
         } catch {
             throw Self.explain(error, operation: operation, now: now)
         }
+    }
+
+    private static func gotNoAnswer(_ error: any Error, now: Date) -> Bool {
+        if case .offline = FailureClass.classify(error, now: now) { return true }
+        return false
     }
 
     /// Turns a send failure into an error a person can act on.

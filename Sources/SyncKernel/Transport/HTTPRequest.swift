@@ -8,8 +8,6 @@ public struct HTTPRequest: Sendable {
     public var query: [(String, String)]
     public var headers: [(String, String)]
     public var body: Data?
-    /// Sent as `Idempotency-Key`; the kernel sets it to the operation's id.
-    public var idempotencyKey: String?
     /// Attach the credential provider's bearer token (default true).
     public var authenticated: Bool
 
@@ -19,7 +17,6 @@ public struct HTTPRequest: Sendable {
         query: [(String, String)] = [],
         headers: [(String, String)] = [],
         body: Data? = nil,
-        idempotencyKey: String? = nil,
         authenticated: Bool = true
     ) {
         self.method = method
@@ -27,7 +24,6 @@ public struct HTTPRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
-        self.idempotencyKey = idempotencyKey
         self.authenticated = authenticated
     }
 
@@ -35,17 +31,21 @@ public struct HTTPRequest: Sendable {
     public static func json<Body: Encodable>(
         _ method: String,
         _ path: String,
-        body value: Body,
-        idempotencyKey: String? = nil
+        body value: Body
     ) throws -> HTTPRequest {
-        HTTPRequest(
-            method,
-            path,
-            headers: [("Content-Type", "application/json")],
-            body: try JSONEncoder.ferry.encode(value),
-            idempotencyKey: idempotencyKey
-        )
+        HTTPRequest(method, path, headers: [("Content-Type", "application/json")], body: try JSONEncoder.ferry.encode(value))
     }
+
+    /// Whether the request changes state on the remote (anything but GET and HEAD): the
+    /// writes that carry an operation's `Idempotency-Key`.
+    var changesState: Bool {
+        let method = method.uppercased()
+        return method != "GET" && method != "HEAD"
+    }
+
+    /// Whether `path` is an absolute URL (a third party's, such as TMDB), not a path below
+    /// the plugin's remote.
+    var isAbsolute: Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
 }
 
 /// A successful answer.

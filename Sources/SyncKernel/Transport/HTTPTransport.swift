@@ -13,6 +13,8 @@ public struct HTTPTransport: Sendable {
     /// What puts requests on the wire.
     public let executor: any HTTPExecutor
     let logger: Logger
+    /// Set while the transport sends one operation: its writes carry these keys.
+    let keys: IdempotencyKeys?
 
     public init(
         baseURL: @escaping @Sendable () async throws -> String,
@@ -22,6 +24,27 @@ public struct HTTPTransport: Sendable {
         executor: any HTTPExecutor = AsyncHTTPExecutor(),
         logger: Logger = Logger(label: "ferry.transport")
     ) {
+        self.init(
+            baseURL: baseURL,
+            credentials: credentials,
+            timeout: timeout,
+            maxBodyBytes: maxBodyBytes,
+            executor: executor,
+            logger: logger,
+            keys: nil
+        )
+    }
+
+    private init(
+        baseURL: @escaping @Sendable () async throws -> String,
+        credentials: (any CredentialProvider)?,
+        timeout: TimeInterval,
+        maxBodyBytes: Int,
+        executor: any HTTPExecutor,
+        logger: Logger,
+        keys: IdempotencyKeys?
+    ) {
+        self.keys = keys
         self.executor = executor
         self.baseURL = baseURL
         self.credentials = credentials
@@ -42,34 +65,46 @@ public struct HTTPTransport: Sendable {
 
     /// The same transport with other credentials (or none).
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
-        copy(credentials: credentials, executor: executor)
+        copy(credentials: credentials, executor: executor, keys: keys)
     }
 
     /// The same transport putting its requests on the wire through `executor`.
     func with(executor: any HTTPExecutor) -> HTTPTransport {
-        copy(credentials: credentials, executor: executor)
+        copy(credentials: credentials, executor: executor, keys: keys)
     }
 
-    private func copy(credentials: (any CredentialProvider)?, executor: any HTTPExecutor) -> HTTPTransport {
+    /// The transport of one operation's send: its writes to the remote carry the
+    /// operation's idempotency keys (`IdempotencyKeys`).
+    func sending(_ operation: QueuedOperation) -> HTTPTransport {
+        copy(credentials: credentials, executor: executor, keys: IdempotencyKeys(operation: operation.id))
+    }
+
+    private func copy(
+        credentials: (any CredentialProvider)?,
+        executor: any HTTPExecutor,
+        keys: IdempotencyKeys?
+    ) -> HTTPTransport {
         HTTPTransport(
             baseURL: baseURL,
             credentials: credentials,
             timeout: timeout,
             maxBodyBytes: maxBodyBytes,
             executor: executor,
-            logger: logger
+            logger: logger,
+            keys: keys
         )
     }
 
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
     /// and `TransportFailure` when no answer came.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let key = request.changesState && !request.isAbsolute ? keys?.next() : nil
         let token = request.authenticated ? await credentials?.accessToken() : nil
-        let first = try await execute(request, token: token)
+        let first = try await execute(request, token: token, key: key)
         if first.status == 401, let token, let credentials,
             let renewed = try await credentials.refreshAccessToken(rejected: token)
         {
-            return try check(try await execute(request, token: renewed), sentWith: renewed)
+            return try check(try await execute(request, token: renewed, key: key), sentWith: renewed)
         }
         return try check(first, sentWith: token)
     }
@@ -83,11 +118,11 @@ public struct HTTPTransport: Sendable {
         return response
     }
 
-    private func execute(_ request: HTTPRequest, token: String?) async throws -> HTTPResponse {
+    private func execute(_ request: HTTPRequest, token: String?, key: String?) async throws -> HTTPResponse {
         var headers: [(String, String)] = [("User-Agent", "Ferry"), ("Accept", "application/json")]
         headers += request.headers
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        if let key = request.idempotencyKey { headers.append(("Idempotency-Key", key)) }
+        if let key { headers.append(("Idempotency-Key", key)) }
         if request.authenticated, let credentials {
             headers += await credentials.sessionHeaders().map { ($0.name, $0.value) }
         }

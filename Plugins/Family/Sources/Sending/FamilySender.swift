@@ -3,9 +3,8 @@ import SyncKernel
 
 /// Puts one family operation on the wire and says what to store when it succeeds.
 struct FamilySender: Sendable {
+    /// The operation's transport: the kernel sets its `Idempotency-Key`.
     let transport: HTTPTransport
-    /// The operation's id, sent as `Idempotency-Key`.
-    let key: String
     let now: Date
 
     func send(_ kind: FamilyKind, _ payload: FamilyPayload, entity: String) async throws -> SendOutcome {
@@ -94,24 +93,15 @@ struct FamilySender: Sendable {
         try await request("POST", path, body)
     }
 
-    /// Sends a write; when the answer is lost (a dropped connection) it is sent once more with
-    /// the same `Idempotency-Key`, so the remote replays its first answer instead of acting twice.
+    /// Sends a write. An answer that never came is the kernel's to handle: it probes and
+    /// sends the operation again with the same key, and the remote replays its answer.
     private func request<T: Decodable>(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> T {
-        var request = HTTPRequest(method, path, idempotencyKey: key)
+        var request = HTTPRequest(method, path)
         if let body {
             request.headers.append(("Content-Type", "application/json"))
             request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         }
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(request)
-        } catch let lost as TransportFailure {
-            do {
-                response = try await transport.send(request)
-            } catch is TransportFailure {
-                throw lost
-            }
-        }
+        let response = try await transport.send(request)
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
         } catch {

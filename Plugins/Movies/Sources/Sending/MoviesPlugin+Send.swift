@@ -25,8 +25,7 @@ extension MoviesPlugin {
                 "PATCH",
                 "/v1/movies/\(id)",
                 headers: [("Content-Type", "application/json")] + precondition(operation),
-                body: try patch.requestBody(),
-                idempotencyKey: operation.id.uuidString.lowercased()
+                body: try patch.requestBody()
             )
         )
         return try storing(response.body, clock: context.clock)
@@ -39,8 +38,7 @@ extension MoviesPlugin {
                 HTTPRequest(
                     "DELETE",
                     "/v1/movies/\(id)",
-                    headers: precondition(operation),
-                    idempotencyKey: operation.id.uuidString.lowercased()
+                    headers: precondition(operation)
                 )
             )
         } catch let failure as RemoteFailure where failure.status == 404 {
@@ -115,8 +113,7 @@ extension MoviesPlugin {
                 try .json(
                     "POST",
                     "/v1/movies",
-                    body: AddBody(tmdbId: tmdbID, recommender: recommender),
-                    idempotencyKey: operation.id.uuidString.lowercased()
+                    body: AddBody(tmdbId: tmdbID, recommender: recommender)
                 )
             )
             body = response.body

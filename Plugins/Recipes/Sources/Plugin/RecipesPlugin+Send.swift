@@ -5,10 +5,10 @@ import SyncKernel
 extension RecipesPlugin {
     /// `PUT /v1/recipes/{id}` create-only (a 409 means the recipe already exists: the
     /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. A resend after a
-    /// crash carries the same idempotency keys, so neither part happens twice.
+    /// crash carries the same idempotency keys (the kernel's: the operation's id, then
+    /// `<id>.2` for the photo), so neither part happens twice.
     func upload(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(UploadPayload.self)
-        let key = operation.id.uuidString.lowercased()
         var headers = [("Content-Type", "application/json")]
         if !operation.force { headers.append(("If-None-Match", "*")) }
         let created = try await Self.send(
@@ -17,8 +17,7 @@ extension RecipesPlugin {
                 "PUT",
                 "/v1/recipes/\(operation.entity)",
                 headers: headers,
-                body: Data(payload.document.utf8),
-                idempotencyKey: key
+                body: Data(payload.document.utf8)
             )
         )
         var entity = created.body
@@ -31,8 +30,7 @@ extension RecipesPlugin {
                         "PUT",
                         "/v1/recipes/\(operation.entity)/photo",
                         headers: [("Content-Type", type)],
-                        body: bytes,
-                        idempotencyKey: key + ".photo"
+                        body: bytes
                     )
                 )
                 entity = stored.body
@@ -57,11 +55,7 @@ extension RecipesPlugin {
     func save(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         _ = try await Self.send(
             through: context.transport,
-            HTTPRequest(
-                "PUT",
-                "/v1/saved-recipes/\(operation.entity)",
-                idempotencyKey: operation.id.uuidString.lowercased()
-            )
+            HTTPRequest("PUT", "/v1/saved-recipes/\(operation.entity)")
         )
         return .delivered
     }
@@ -70,11 +64,7 @@ extension RecipesPlugin {
     func unsave(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         _ = try await Self.send(
             through: context.transport,
-            HTTPRequest(
-                "DELETE",
-                "/v1/saved-recipes/\(operation.entity)",
-                idempotencyKey: operation.id.uuidString.lowercased()
-            )
+            HTTPRequest("DELETE", "/v1/saved-recipes/\(operation.entity)")
         )
         return .delivered
     }

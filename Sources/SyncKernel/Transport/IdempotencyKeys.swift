@@ -1,0 +1,26 @@
+import Foundation
+import Synchronization
+
+/// The `Idempotency-Key`s of one operation's send, set by the kernel, never by a plugin.
+///
+/// The first write of a send carries the operation's id; a later write of the same send
+/// (a recipe's photo after the recipe) carries `<id>.2`, `<id>.3`, ... So every write of a
+/// resend, after a crash or a lost answer, finds the answer the remote stored for it. The
+/// writes of one send go one after another, so the numbering is the same each time.
+final class IdempotencyKeys: Sendable {
+    private let base: String
+    private let sent = Mutex(0)
+
+    init(operation id: UUID) {
+        base = id.uuidString.lowercased()
+    }
+
+    /// The key of the next write.
+    func next() -> String {
+        let number = sent.withLock { count in
+            count += 1
+            return count
+        }
+        return number == 1 ? base : "\(base).\(number)"
+    }
+}
