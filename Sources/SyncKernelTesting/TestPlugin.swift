@@ -27,6 +27,8 @@ public struct TestPlugin: SyncPlugin {
         "unsave": OperationPolicy(coalesce: .init(cancels: ["save"])),
         "ping": OperationPolicy(delivery: .onlineOnly),
         "upload": OperationPolicy(requirement: .unmetered),
+        // Refers to another item (`{"target": key}`); waits while that one has a local key.
+        "link": OperationPolicy(),
     ]
     public static let migrations = [
         StoreMigration("items.v1.entries") { db in
@@ -68,6 +70,7 @@ public struct TestPlugin: SyncPlugin {
 
     struct ValueBody: Codable { var value: String? }
     struct CreatedBody: Codable { var key: String }
+    struct LinkBody: Codable { var target: String }
 
     public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
         let path = "/items/\(operation.entity)"
@@ -105,6 +108,13 @@ public struct TestPlugin: SyncPlugin {
             _ = try await context.transport.send(
                 HTTPRequest("POST", "/ping", body: operation.payload)
             )
+            return .delivered
+        case "link":
+            let target = try operation.decodePayload(LinkBody.self).target
+            if target.hasPrefix("local-") {
+                throw WaitsForEntity(entity: target, reason: "item \(target) has not reached the remote yet")
+            }
+            _ = try await context.transport.send(HTTPRequest("POST", "/ping", body: operation.payload))
             return .delivered
         default:
             throw FerryError(.plugin, "items has no operation \(operation.kind)")

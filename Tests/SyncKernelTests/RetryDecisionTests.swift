@@ -85,6 +85,7 @@ struct RetryDecisionTests {
             case .unauthorized: "unauthorized"
             case .conflict: "conflict"
             case .rejected: "rejected"
+            case .waitsFor: "waits for"
             }
         #expect(name == expected)
     }
@@ -92,6 +93,18 @@ struct RetryDecisionTests {
     @Test func aConflictThatSaysWhenToComeBackIsBusyNotADisagreement() {
         let busy = FailureClass.classify(RemoteFailure(status: 409, headers: ["retry-after": "1"]), now: now)
         #expect(busy == .transient(reason: "HTTP 409", retryAfter: 1))
+        let inFlight = RemoteFailure(
+            status: 409,
+            body: Data(#"{"error":{"code":"idempotency_key_in_flight","message":"still running","details":{}}}"#.utf8)
+        )
+        #expect(FailureClass.classify(inFlight, now: now) == .transient(reason: inFlight.reason, retryAfter: nil))
+    }
+
+    @Test func anOperationThatWaitsForAnotherEntitySpendsNothing() {
+        let failure = FailureClass.classify(WaitsForEntity(entity: "local-1", reason: "waits"), now: now)
+        #expect(failure == .waitsFor(entity: "local-1", reason: "waits"))
+        let action = RetryDecision.decide(failure, attempts: 3, policy: policy, now: now, unit: 0)
+        #expect(action == .waitForEntity(entity: "local-1", reason: "waits"))
     }
 
     @Test func retryAfterAcceptsSecondsAndHTTPDates() {

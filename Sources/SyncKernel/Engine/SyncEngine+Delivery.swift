@@ -267,6 +267,23 @@ extension SyncEngine {
                 "\(operation.plugin) \(operation.kind) \(operation.entity) is a dead letter: \(reason)"
             )
             runtime.events.emit(.dead(plugin: operation.plugin, kind: operation.kind, operation: id, reason: reason))
+        case .waitForEntity(let entity, let reason):
+            let parked = try await writeEvenIfCancelled { db -> Bool in
+                guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else { return false }
+                try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, now: now, in: db)
+                return true
+            }
+            if !parked {
+                let gone = "\(reason); \(entity) has nothing left to send (it was discarded), so this cannot go"
+                try await apply(
+                    .deadLetter(reason: gone, attempts: operation.attempts + 1),
+                    to: operation,
+                    policy: policy,
+                    plugin: plugin,
+                    refused: refused,
+                    now: now
+                )
+            }
         case .resolveConflict(let status, let reason, let remote):
             try await resolveConflict(
                 operation,
@@ -313,7 +330,8 @@ extension SyncEngine {
                     try PluginState.holdForLogin(name, reason: reason, credential: refused, in: db)
                 }
                 runtime.events.emit(.needsLogin(plugin: name, reason: reason))
-            case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _):
+            case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _),
+                .waitsFor(_, let reason):
                 summary.pullFailures[name] = reason
                 runtime.logger.warning("\(name): pull failed: \(reason)")
                 runtime.events.emit(.pullFailed(plugin: name, reason: reason))

@@ -12,6 +12,9 @@ public enum FailureClass: Sendable, Equatable {
     case conflict(status: Int, reason: String, remote: Data?)
     /// Any other 4xx, or an answer that cannot be read: a dead letter with the reason.
     case rejected(reason: String)
+    /// The operation refers to another entity of its plugin that has not reached the remote
+    /// yet (`WaitsForEntity`): it waits for it, spending nothing.
+    case waitsFor(entity: String, reason: String)
 
     /// Classifies any error a handler or the transport threw. `now` resolves HTTP-date `Retry-After` values.
     public static func classify(_ error: any Error, now: Date) -> FailureClass {
@@ -22,6 +25,8 @@ public enum FailureClass: Sendable, Equatable {
             return classify(failure, now: now)
         case let failure as AnswerTooLarge:
             return .rejected(reason: failure.description)
+        case let wait as WaitsForEntity:
+            return .waitsFor(entity: wait.entity, reason: wait.reason)
         case let error as FerryError:
             switch error.code {
             case .requiresConnection: return .offline(reason: error.message)
@@ -43,9 +48,10 @@ public enum FailureClass: Sendable, Equatable {
             return .unauthorized(reason: failure.reason)
         case 408, 429, 500...599:
             return .transient(reason: failure.reason, retryAfter: retryAfter)
-        case 409 where retryAfter != nil:
-            // A conflict that says when to come back is not a disagreement but "busy":
-            // e.g. the same idempotency key still being processed.
+        case 409 where retryAfter != nil || failure.code == "idempotency_key_in_flight":
+            // A conflict that says when to come back, or that the same idempotency key is
+            // still being processed (an earlier send a killed runner left behind), is not a
+            // disagreement but "busy".
             return .transient(reason: failure.reason, retryAfter: retryAfter)
         case 409, 412:
             return .conflict(status: failure.status, reason: failure.reason, remote: failure.currentEntity)

@@ -100,6 +100,13 @@ enum OutboxQueries {
             sql += " AND (account IS NULL OR account = ?)"
             arguments += [account]
         }
+        // An operation that waits for another entity goes once that entity has no
+        // operation left (kernel_operations_entity answers at once).
+        sql += """
+             AND (depends_on IS NULL OR NOT EXISTS (
+                SELECT 1 FROM kernel_operations AS other
+                WHERE other.plugin = kernel_operations.plugin AND other.entity = kernel_operations.depends_on))
+            """
         sql += " ORDER BY next_attempt_at, seq LIMIT ?"
         arguments += [limit]
         return try QueuedOperation.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
@@ -137,6 +144,18 @@ enum OutboxQueries {
                 WHERE seq = ?
                 """
         ).execute(arguments: [owner, until.timeIntervalSince1970, sequence])
+    }
+
+    /// Puts a leased operation back in line to go once `entity` has no operation left.
+    static func wait(_ sequence: Int64, for entity: String, reason: String, now: Date, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE kernel_operations
+                SET state = 'pending', next_attempt_at = ?, waiting_for = 'entity', depends_on = ?, last_error = ?,
+                    lease_owner = NULL, lease_until = NULL
+                WHERE seq = ?
+                """
+        ).execute(arguments: [now.timeIntervalSince1970, entity, reason, sequence])
     }
 
     /// Puts a leased operation back in line, due at `at`.
@@ -177,6 +196,8 @@ enum OutboxQueries {
 
 /// Why a pending operation is not being sent right now, as stored with it.
 enum WaitingFor: String, Sendable {
+    /// Another entity's operations (`depends_on`).
+    case entity
     case connectivity
     case retry
     case login

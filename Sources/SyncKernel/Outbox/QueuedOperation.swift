@@ -33,6 +33,8 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var requiresUnmetered: Bool
     /// The account the operation was queued under, if a credential provider knows one.
     public var account: String?
+    /// The entity of the same plugin this operation waits for (`WaitsForEntity`), if any.
+    public var dependsOn: String? = nil
 
     /// Decodes the payload as `T`.
     public func decodePayload<T: Decodable>(_ type: T.Type = T.self) throws -> T {
@@ -77,6 +79,7 @@ extension QueuedOperation: FetchableRecord {
         force = row["force"]
         requiresUnmetered = row["requires_unmetered"]
         account = row["account"]
+        dependsOn = row["depends_on"]
     }
 }
 

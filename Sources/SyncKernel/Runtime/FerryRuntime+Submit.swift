@@ -138,6 +138,8 @@ extension FerryRuntime {
             return FerryError(.conflict, "\(what) conflicts with the remote: \(reason)", underlying: error)
         case .rejected(let reason):
             return FerryError(.rejected, "\(what) was rejected: \(reason)", underlying: error)
+        case .waitsFor(_, let reason):
+            return FerryError(.remoteUnavailable, "\(what) cannot go yet: \(reason); try again once it has been sent", underlying: error)
         }
     }
 }

@@ -149,6 +149,7 @@ public struct QueueInspector: Sendable {
             return
                 "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
         case .pending:
+            if let entity = operation.dependsOn, let why = try await waitingForEntity(entity, of: operation) { return why }
             let plugin = operation.plugin
             let held = try await runtime.store.read { db in
                 try Bool.fetchOne(
@@ -185,4 +186,23 @@ extension UUID {
     /// The last eight characters: the random end of a time-ordered id (its start is the
     /// time, shared by operations queued in the same millisecond).
     public var shortID: String { String(uuidString.lowercased().suffix(8)) }
+}
+
+extension QueueInspector {
+    /// Why `operation` still waits for `entity`, or nil when that entity has left the outbox.
+    private func waitingForEntity(_ entity: String, of operation: QueuedOperation) async throws -> String? {
+        let plugin = operation.plugin
+        let first = try await runtime.store.read { db in
+            try QueuedOperation.fetchOne(
+                db,
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq LIMIT 1",
+                arguments: [plugin, entity]
+            )
+        }
+        guard let first else { return nil }
+        if first.state == .dead {
+            return "waits for \(entity), whose \(first.kind) is a dead letter (\(first.lastError ?? "no reason given")); retrying or discarding operation \(first.shortID) decides what becomes of this one"
+        }
+        return "waits for \(entity) to reach the remote first (its \(first.kind) is \(first.state.rawValue)); no attempt is spent"
+    }
 }

@@ -4,7 +4,7 @@ import GRDB
 enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
-        TransferMigration.kernel, DeclaredEntities.migration, holdCredential,
+        TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -160,5 +160,11 @@ enum KernelMigrations {
     /// that the hold ends by itself as soon as another credential is there.
     static let holdCredential = StoreMigration("kernel.v2.hold_credential") { db in
         try db.execute(sql: "ALTER TABLE kernel_plugin_state ADD COLUMN hold_credential TEXT")
+    }
+
+    /// The entity an operation waits for (`WaitsForEntity`): it goes once that entity has
+    /// no operation left in the outbox.
+    static let dependsOn = StoreMigration("kernel.v2.depends_on") { db in
+        try db.execute(sql: "ALTER TABLE kernel_operations ADD COLUMN depends_on TEXT")
     }
 }

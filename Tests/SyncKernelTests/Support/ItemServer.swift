@@ -38,12 +38,15 @@ final class ItemServer: Sendable {
         var log: [String] = []
         var nextKey = 1
         var updatedAt: String?
+        var pings: [String] = []
     }
 
     private let state = Mutex(State())
 
     var requests: [String] { state.withLock { $0.log } }
     var saved: Set<String> { state.withLock { $0.saved } }
+    /// The bodies of `POST /ping`, in order.
+    var pings: [String] { state.withLock { $0.pings } }
     func item(_ key: String) -> Item? { state.withLock { $0.items[key] } }
     func count(_ line: String) -> Int { requests.filter { $0 == line }.count }
 
@@ -77,7 +80,10 @@ final class ItemServer: Sendable {
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
         }
         router.post("/ping") { request, context in
-            try await self.respond(request, context) { _ in (200, Data("{}".utf8)) }
+            try await self.respond(request, context) { body in
+                self.state.withLock { $0.pings.append(String(decoding: body, as: UTF8.self)) }
+                return (200, Data("{}".utf8))
+            }
         }
         return router
     }

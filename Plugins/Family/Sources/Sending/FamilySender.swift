@@ -78,12 +78,13 @@ struct FamilySender: Sendable {
         }
     }
 
-    /// `id`, unless it is a local id the remote has not named yet: then the operation waits (a transient failure).
+    /// `id`, unless it is a local id the remote has not named yet: then the operation waits
+    /// for that entity's operations, spending nothing.
     private func remote(_ id: String, _ what: String) throws -> String {
         guard !id.hasPrefix(FamilyClient.localPrefix) else {
-            throw FerryError(
-                .remoteUnavailable,
-                "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
+            throw WaitsForEntity(
+                entity: id,
+                reason: "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
             )
         }
         return id

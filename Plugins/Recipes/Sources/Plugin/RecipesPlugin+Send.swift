@@ -11,8 +11,7 @@ extension RecipesPlugin {
         let payload = try operation.decodePayload(UploadPayload.self)
         var headers = [("Content-Type", "application/json")]
         if !operation.force { headers.append(("If-None-Match", "*")) }
-        let created = try await Self.send(
-            through: context.transport,
+        let created = try await context.transport.send(
             HTTPRequest(
                 "PUT",
                 "/v1/recipes/\(operation.entity)",
@@ -24,8 +23,7 @@ extension RecipesPlugin {
         var photoDigest: String?
         if let file = payload.photoFile, let type = payload.photoType {
             if let bytes = photos.read(file) {
-                let stored = try await Self.send(
-                    through: context.transport,
+                let stored = try await context.transport.send(
                     HTTPRequest(
                         "PUT",
                         "/v1/recipes/\(operation.entity)/photo",
@@ -53,8 +51,7 @@ extension RecipesPlugin {
 
     /// `PUT /v1/saved-recipes/{id}`: idempotent on the remote.
     func save(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        _ = try await Self.send(
-            through: context.transport,
+        _ = try await context.transport.send(
             HTTPRequest("PUT", "/v1/saved-recipes/\(operation.entity)")
         )
         return .delivered
@@ -62,8 +59,7 @@ extension RecipesPlugin {
 
     /// `DELETE /v1/saved-recipes/{id}`: idempotent on the remote.
     func unsave(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
-        _ = try await Self.send(
-            through: context.transport,
+        _ = try await context.transport.send(
             HTTPRequest("DELETE", "/v1/saved-recipes/\(operation.entity)")
         )
         return .delivered
