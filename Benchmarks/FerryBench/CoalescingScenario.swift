@@ -47,8 +47,9 @@ struct CoalescingScenario {
         let elapsed = try await measure {
             for i in 0..<toggles {
                 let value = i % 2 == 0 ? "on" : "off"
-                try await runtime.commit([BenchPlugin.operation(entity: "toggle", value: value)]) { db in
+                try await runtime.commit { db, queue in
                     try BenchPlugin.upsert(id: "toggle", value: value, now: Double(i), in: db)
+                    queue.enqueue(BenchPlugin.operation(entity: "toggle", value: value))
                 }
             }
         }

@@ -69,13 +69,14 @@ struct ConcurrentWritersScenario {
                         group.addTask {
                             for i in 0..<each {
                                 let entity = "w\(writers)-\(w)-\(i)"
-                                try await runtime.commit([BenchPlugin.operation(entity: entity, value: "v")]) { db in
+                                try await runtime.commit { db, queue in
                                     try BenchPlugin.upsert(
                                         id: entity,
                                         value: "v",
                                         now: Date().timeIntervalSince1970,
                                         in: db
                                     )
+                                    queue.enqueue(BenchPlugin.operation(entity: entity, value: "v"))
                                 }
                             }
                         }

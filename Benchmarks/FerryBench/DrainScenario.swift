@@ -188,7 +188,7 @@ struct DrainScenario {
             let chunk = (done..<min(count, done + 500)).map {
                 BenchPlugin.operation(entity: "\(tag)-\($0)", value: "Recipe \($0)")
             }
-            try await runtime.commit(chunk)
+            try await runtime.commit { _, queue in for operation in chunk { queue.enqueue(operation) } }
             done += chunk.count
         }
         let engine = SyncEngine(runtime: runtime)

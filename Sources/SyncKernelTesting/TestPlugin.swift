@@ -201,13 +201,14 @@ extension TestPlugin {
             payloadJSON: try JSONEncoder.ferry.encode(ValueBody(value: value)),
             base: try base.map { try JSONEncoder.ferry.encode($0) }
         )
-        return try await runtime.commit([operation]) { db in
+        return try await runtime.commit { db, queue in
             try db.execute(
                 sql:
                     "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value]
             )
-        }.first ?? .cancelled
+            queue.enqueue(operation)
+        }.results.first ?? .cancelled
     }
 
     /// Queues an operation of `kind` on `key` with a JSON `payload`.
@@ -218,6 +219,6 @@ extension TestPlugin {
         in runtime: FerryRuntime
     ) async throws -> EnqueueResult {
         let operation = try NewOperation(plugin: name, kind: kind, entity: key, payload: payload)
-        return try await runtime.commit([operation]).first ?? .cancelled
+        return try await runtime.commit { _, queue in queue.enqueue(operation) }.results.first ?? .cancelled
     }
 }

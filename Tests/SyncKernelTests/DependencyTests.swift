@@ -12,11 +12,10 @@ struct DependencyTests {
 
     /// Queues the creation of `local-1` and a link to it, in that order.
     func createAndLink(_ test: TestRuntime) async throws {
-        _ = try await test.runtime.commit([
-            try NewOperation(plugin: "items", kind: "create", entity: "local-1", payload: ["value": "parent"]),
-            try NewOperation(plugin: "items", kind: "link", entity: "L", payload: ["target": "local-1"]),
-        ]) { db in
+        try await test.runtime.commit { db, queue in
             try db.execute(sql: "INSERT INTO items_entries (key, value) VALUES ('local-1', 'parent')")
+            queue.enqueue(try NewOperation(plugin: "items", kind: "create", entity: "local-1", payload: ["value": "parent"]))
+            queue.enqueue(try NewOperation(plugin: "items", kind: "link", entity: "L", payload: ["target": "local-1"]))
         }
     }
 

@@ -134,10 +134,9 @@ struct EngineDeliveryTests {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             let local = "local-1"
-            _ = try await test.runtime.commit([
-                try NewOperation(plugin: "items", kind: "create", entity: local, payload: ["value": "draft"])
-            ]) { db in
+            try await test.runtime.commit { db, queue in
                 try db.execute(sql: "INSERT INTO items_entries (key, value) VALUES (?, 'draft')", arguments: [local])
+                queue.enqueue(try NewOperation(plugin: "items", kind: "create", entity: local, payload: ["value": "draft"]))
             }
             _ = try await TestPlugin.put(local, "final", in: test.runtime)
             #expect(try await test.runOnce().sent == 2)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import SyncKernel
 import SyncKernelTesting
 import Testing
+
+@testable import SyncKernel
 
 @Suite("Outbox: enqueue, order and coalescing")
 struct OutboxTests {

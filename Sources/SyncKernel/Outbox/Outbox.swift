@@ -15,7 +15,7 @@ public struct Outbox: Sendable {
     /// Adds `operation`, coalescing it with the latest unsent operation on the same entity
     /// as the kind's policy says.
     @discardableResult
-    public func enqueue(
+    func enqueue(
         _ operation: NewOperation,
         account: String? = nil,
         now: Date,

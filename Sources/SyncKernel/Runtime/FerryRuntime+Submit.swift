@@ -10,30 +10,6 @@ public enum SubmitResult: Sendable {
 }
 
 extension FerryRuntime {
-    /// Commits a local change and the operations that carry it in one transaction.
-    ///
-    /// This is the local write: it returns as soon as SQLite has committed. `local` must
-    /// only change the database: it can run twice (see `FerryStore.write`).
-    @discardableResult
-    public func commit(
-        _ operations: [NewOperation],
-        local: @escaping @Sendable (Database) throws -> Void = { _ in }
-    ) async throws -> [EnqueueResult] {
-        let outbox = self.outbox
-        let now = clock.now()
-        let account = await credentials.account()
-        let results = try await store.write { db in
-            try local(db)
-            return try operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
-        }
-        for (operation, result) in zip(operations, results) {
-            events.emit(
-                .enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result)
-            )
-        }
-        return results
-    }
-
     /// Carries out `operation` as its policy says: queued with `local` in one transaction,
     /// or, when online-only, sent now and `local` committed only once the remote agreed.
     /// `local` must only change the database: it can run twice (see `FerryStore.write`).
@@ -44,7 +20,11 @@ extension FerryRuntime {
         let policy = outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         switch policy.delivery {
         case .queued:
-            return .queued(try await commit([operation], local: local).first ?? .cancelled)
+            let committed = try await commit { db, queue in
+                try local(db)
+                queue.enqueue(operation)
+            }
+            return .queued(committed.results.first ?? .cancelled)
         case .onlineOnly:
             let outcome = try await sendNow(operation)
             try await store.write { db in

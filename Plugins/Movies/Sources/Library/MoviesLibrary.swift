@@ -147,10 +147,10 @@ public struct MoviesLibrary: Sendable {
             createdAt: runtime.clock.now()
         )
         let payload = MoviesPlugin.AddPayload(tmdbId: nil, title: trimmed, year: year, recommender: recommender)
-        try await runtime.commit([
-            try NewOperation(plugin: name, kind: "add_title", entity: pending.id, payload: payload)
-        ]) { db in
+        let operation = try NewOperation(plugin: name, kind: "add_title", entity: pending.id, payload: payload)
+        try await runtime.commit { db, queue in
             try PendingMovies.insert(pending, in: db)
+            queue.enqueue(operation)
         }
         return pending
     }
@@ -169,13 +169,14 @@ public struct MoviesLibrary: Sendable {
             payloadJSON: try patch.payload(),
             base: base
         )
-        return try await runtime.commit([operation]) { db in
+        return try await runtime.commit { db, queue in
             if PendingMovies.isLocal(target) {
                 try PendingMovies.apply(patch, to: target, in: db)
             } else {
                 try MovieRows.apply(patch, to: target, in: db)
             }
-        }.first ?? .cancelled
+            queue.enqueue(operation)
+        }.results.first ?? .cancelled
     }
 
     /// Removes a movie now and queues the removal. A movie added offline and not yet on
@@ -197,7 +198,10 @@ public struct MoviesLibrary: Sendable {
             payloadJSON: Data("{}".utf8),
             base: base
         )
-        try await runtime.commit([operation]) { db in try MovieRows.markRemoved(target, in: db) }
+        try await runtime.commit { db, queue in
+            try MovieRows.markRemoved(target, in: db)
+            queue.enqueue(operation)
+        }
     }
 
     /// Settles a pending movie by hand: it will be added as TMDB `tmdbID` on the next sync.
@@ -220,7 +224,8 @@ public struct MoviesLibrary: Sendable {
                 year: pending.year,
                 recommender: pending.recommender
             )
-            try await runtime.commit([try NewOperation(plugin: name, kind: "add_title", entity: id, payload: payload)])
+            let operation = try NewOperation(plugin: name, kind: "add_title", entity: id, payload: payload)
+            try await runtime.commit { _, queue in queue.enqueue(operation) }
         }
         return try await store.read { db in try PendingMovies.get(id, in: db) } ?? pending
     }

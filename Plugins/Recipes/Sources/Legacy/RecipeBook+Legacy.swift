@@ -40,13 +40,11 @@ extension RecipeBook {
                     written[entry.id] = try plugin.photos.write(photo.data, id: entry.id, kind: photo.kind)
                 }
             }
-            let account = await runtime.credentials.account()
             let now = runtime.clock.now()
-            let outbox = runtime.outbox
             let source = URL(fileURLWithPath: folder).standardizedFileURL.path
             let entries = layout.entries
             let stored = written
-            let result = try await runtime.store.write { db -> (LegacyImportReport, [String]) in
+            let result = try await runtime.commit { db, queue -> (LegacyImportReport, [String]) in
                 var counts = LegacyImportReport()
                 var unused: [String] = []
                 for entry in entries {
@@ -63,8 +61,7 @@ extension RecipeBook {
                         photo: stored[entry.id],
                         counts: &counts,
                         unused: &unused,
-                        outbox: outbox,
-                        account: account,
+                        queue: &queue,
                         now: now,
                         in: db
                     )
@@ -76,12 +73,13 @@ extension RecipeBook {
                 }
                 return (counts, unused)
             }
-            for file in result.1 { plugin.photos.remove(file) }
-            report.imported = result.0.imported
-            report.alreadyImported = result.0.alreadyImported
-            report.documents = result.0.documents
-            report.photos = result.0.photos
-            report.savesQueued = result.0.savesQueued
+            let (counts, unused) = result.value
+            for file in unused { plugin.photos.remove(file) }
+            report.imported = counts.imported
+            report.alreadyImported = counts.alreadyImported
+            report.documents = counts.documents
+            report.photos = counts.photos
+            report.savesQueued = counts.savesQueued
         } catch {
             for file in written.values { plugin.photos.remove(file.file) }
             throw error
@@ -95,8 +93,7 @@ extension RecipeBook {
         photo: (file: String, sha256: String)?,
         counts: inout LegacyImportReport,
         unused: inout [String],
-        outbox: Outbox,
-        account: String?,
+        queue: inout OperationsToQueue,
         now: Date,
         in db: Database
     ) throws {
@@ -136,7 +133,7 @@ extension RecipeBook {
                     photoType: uploadPhoto.flatMap { _ in entry.photo?.kind.contentType }
                 )
             )
-            try outbox.enqueue(upload, account: account, now: now, in: db)
+            queue.enqueue(upload)
         } else if let photo {
             unused.append(photo.file)
         }
@@ -148,7 +145,7 @@ extension RecipeBook {
                 entity: entry.id,
                 payload: [String: String]()
             )
-            try outbox.enqueue(save, account: account, now: now, in: db)
+            queue.enqueue(save)
             counts.savesQueued += 1
         }
     }

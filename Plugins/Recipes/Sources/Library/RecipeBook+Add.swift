@@ -44,7 +44,7 @@ extension RecipeBook {
         )
         let save = try NewOperation(plugin: RecipesPlugin.name, kind: "save", entity: id, payload: [String: String]())
         do {
-            try await runtime.commit([upload, save]) { db in
+            try await runtime.commit { db, queue in
                 guard try Recipe.find(id, in: db) == nil else {
                     throw FerryError(
                         .usage,
@@ -53,6 +53,8 @@ extension RecipeBook {
                 }
                 try recipe.save(in: db)
                 try SavedSet.insert(id, at: now, in: db)
+                queue.enqueue(upload)
+                queue.enqueue(save)
             }
         } catch {
             plugin.photos.remove(stored?.file)

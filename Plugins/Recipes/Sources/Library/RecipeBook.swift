@@ -51,15 +51,14 @@ public struct RecipeBook: Sendable {
         }
     }
 
-    /// The local write: the saved set and the operation in one transaction.
+    /// The local write: the saved set and the operation in one transaction, decided from
+    /// the saved state read inside it.
     private func writeSaved(_ id: String, to wanted: Bool?) async throws -> SaveChange {
-        let account = await runtime.credentials.account()
         let now = runtime.clock.now()
-        let outbox = runtime.outbox
-        let (change, removedPhoto) = try await runtime.store.write { db -> (SaveChange, String?) in
+        let committed = try await runtime.commit { db, queue -> (saved: Bool, changed: Bool, removedPhoto: String?) in
             let current = try SavedSet.contains(id, in: db)
             let target = wanted ?? !current
-            guard target != current else { return (SaveChange(id: id, saved: current, result: nil), nil) }
+            guard target != current else { return (current, false, nil) }
             var removedPhoto: String?
             if target {
                 guard try Recipe.find(id, in: db) != nil else { throw NotCached() }
@@ -73,27 +72,13 @@ public struct RecipeBook: Sendable {
                     removedPhoto = file
                 }
             }
-            let operation = try NewOperation(
-                plugin: RecipesPlugin.name,
-                kind: target ? "save" : "unsave",
-                entity: id,
-                payload: [String: String]()
+            queue.enqueue(
+                try NewOperation(plugin: RecipesPlugin.name, kind: target ? "save" : "unsave", entity: id, payload: [String: String]())
             )
-            let result = try outbox.enqueue(operation, account: account, now: now, in: db)
-            return (SaveChange(id: id, saved: target, result: result), removedPhoto)
+            return (target, true, removedPhoto)
         }
-        plugin.photos.remove(removedPhoto)
-        if let result = change.enqueued {
-            runtime.events.emit(
-                .enqueued(
-                    plugin: RecipesPlugin.name,
-                    kind: change.saved ? "save" : "unsave",
-                    entity: id,
-                    result: result
-                )
-            )
-        }
-        return change
+        plugin.photos.remove(committed.value.removedPhoto)
+        return SaveChange(id: id, saved: committed.value.saved, result: committed.results.first)
     }
 
     /// Thrown inside a transaction when a recipe to save is not cached.

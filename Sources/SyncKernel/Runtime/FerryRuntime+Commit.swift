@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// The operations a local write decides, inside its transaction.
+public struct OperationsToQueue: Sendable {
+    fileprivate(set) var operations: [NewOperation] = []
+
+    /// Queues `operation` with the write: both commit, or neither does.
+    public mutating func enqueue(_ operation: NewOperation) {
+        operations.append(operation)
+    }
+}
+
+/// What a local write returned, and what became of each operation it queued, in order.
+public struct Committed<Value: Sendable>: Sendable {
+    public let value: Value
+    public let results: [EnqueueResult]
+}
+
+extension FerryRuntime {
+    /// The local write: runs `write` in one transaction, where it reads what it needs,
+    /// changes the plugin's tables and decides which operations carry the change; the
+    /// kernel queues them (coalescing as each kind's policy says) in the same transaction
+    /// and emits `.enqueued` for each once committed. It returns as soon as SQLite has.
+    ///
+    /// ```swift
+    /// let change = try await runtime.commit { db, queue in
+    ///     let saved = try Saved.contains(id, in: db)
+    ///     try Saved.set(id, !saved, in: db)
+    ///     queue.enqueue(try NewOperation(plugin: "notes", kind: saved ? "unsave" : "save", entity: id, payload: [String: String]()))
+    ///     return !saved
+    /// }
+    /// ```
+    ///
+    /// `write` must only change the database: it can run twice (see `FerryStore.write`).
+    @discardableResult
+    public func commit<Value: Sendable>(
+        _ write: @escaping @Sendable (Database, inout OperationsToQueue) throws -> Value
+    ) async throws -> Committed<Value> {
+        let outbox = self.outbox
+        let now = clock.now()
+        let account = await credentials.account()
+        let (value, queued, results) = try await store.write { db in
+            var queue = OperationsToQueue()
+            let value = try write(db, &queue)
+            let results = try queue.operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
+            return (value, queue.operations, results)
+        }
+        for (operation, result) in zip(queued, results) {
+            events.emit(
+                .enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result)
+            )
+        }
+        return Committed(value: value, results: results)
+    }
+}
