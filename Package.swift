@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "SyncKernel", targets: ["SyncKernel"]),
+        .library(name: "SyncKernelCLI", targets: ["SyncKernelCLI"]),
         .library(name: "SyncKernelTesting", targets: ["SyncKernelTesting"]),
         .library(name: "FerryServer", targets: ["FerryServer"]),
     ],
@@ -40,8 +41,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .target(
+            name: "SyncKernelCLI",
+            dependencies: ["SyncKernel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "SyncKernelTesting", dependencies: ["SyncKernel"]),
         .target(
@@ -59,6 +63,7 @@ let package = Package(
             name: "FerryCLI",
             dependencies: [
                 "SyncKernel",
+                "SyncKernelCLI",
                 "FerryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ] + domainPlugins.map { .target(name: "\($0)Plugin") }
@@ -110,6 +115,7 @@ func domainPluginTargets(_ name: String) -> [Target] {
             name: "\(name)Plugin",
             dependencies: [
                 "SyncKernel",
+                "SyncKernelCLI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

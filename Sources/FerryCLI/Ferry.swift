@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry`: the root command.
 public struct Ferry: AsyncParsableCommand {
@@ -14,7 +15,7 @@ public struct Ferry: AsyncParsableCommand {
             ConfigCommand.self, ServeCommand.self, DomainCommand.self,
         ],
         groupedSubcommands: [
-            CommandGroup(name: "Plugins", subcommands: Composition.plugins.flatMap { $0.commands })
+            CommandGroup(name: "Plugins", subcommands: Composition.plugins.flatMap { ($0 as? any PluginCommands.Type)?.commands ?? [] })
         ]
     )
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SyncKernel
+import SyncKernelCLI
 
 /// The `ferry` executable's entry: parses, opens the runtime for commands that need
 /// one, and turns errors into messages and exit codes.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncKernel
+import SyncKernelCLI
 
 /// Opens the runtime a command works on, draws transfer progress while it runs, and
 /// closes what it started.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import SyncKernel
@@ -14,7 +13,6 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     public static let name = "auth"
     public static let summary = "Sign in, tokens with refresh, offline launch with cached credentials"
     public static let operations: [String: OperationPolicy] = [:]
-    public static var command: (any ParsableCommand.Type)? { AuthCommand.self }
 
     let keeper: SessionKeeper
     let client: AuthClient

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import SyncKernel
@@ -50,7 +49,6 @@ public struct FamilyPlugin: SyncPlugin {
     /// The plugin's tables (`family.v1.*`).
     public static var migrations: [StoreMigration] { FamilyMigrations.all }
     /// `ferry family ...`.
-    public static var command: (any ParsableCommand.Type)? { FamilyCommand.self }
 
     /// The plugin's settings from `config.yaml`.
     public let settings: FamilySettings

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import SyncKernel
@@ -28,9 +27,6 @@ public struct MoviesPlugin: SyncPlugin {
     /// The plugin's tables, and the file cache's index until the kernel registers it.
     public static let migrations = MoviesSchema.migrations
     /// `ferry movies ...`.
-    public static let command: (any ParsableCommand.Type)? = MoviesCommand.self
-    /// `ferry movies ...` and `ferry people list`.
-    public static let commands: [any ParsableCommand.Type] = [MoviesCommand.self, PeopleCommand.self]
 
     /// The plugin's settings from `config.yaml`.
     public let settings: MoviesSettings

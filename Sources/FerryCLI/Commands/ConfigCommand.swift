@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry config check`: validates the configuration without syncing anything.
 struct ConfigCommand: AsyncParsableCommand {

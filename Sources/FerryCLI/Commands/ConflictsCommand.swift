@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry conflicts`: writes the remote disagreed with.
 struct ConflictsCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry domain`: the domains declared in config.yaml alone.
 struct DomainCommand: RuntimeCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceLifecycle
 import SyncKernel
+import SyncKernelCLI
 
 /// Prints the kernel's events as they happen, one line each, while `ferry run` works.
 struct EventPrinter: Service {

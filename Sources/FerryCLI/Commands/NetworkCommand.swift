@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry network`: show connectivity, or pin it (airplane mode for a whole session).
 struct NetworkCommand: RuntimeCommand {

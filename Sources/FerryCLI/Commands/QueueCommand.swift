@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry queue`: the outbox, and why each operation waits.
 struct QueueCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry run`: keeps every enabled plugin in sync.
 struct RunCommand: RuntimeCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryServer
 import Foundation
 import Logging
+import SyncKernelCLI
 
 /// `ferry serve`: runs the reference backend.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry status`: per plugin, what is waiting and why.
 struct StatusCommand: RuntimeCommand {

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 
@@ -28,10 +27,6 @@ public protocol SyncPlugin: Sendable {
     static var operations: [String: OperationPolicy] { get }
     /// The plugin's schema steps, ids prefixed with the plugin's name.
     static var migrations: [StoreMigration] { get }
-    /// The plugin's subcommands (`ferry <name> ...`), shown in their own help section.
-    static var command: (any ParsableCommand.Type)? { get }
-    /// Every top-level command group the plugin adds; default: `command`.
-    static var commands: [any ParsableCommand.Type] { get }
 
     /// This instance's name: `Self.name` for a plugin type, the section name for a domain
     /// declared in YAML.
@@ -76,8 +71,6 @@ extension SyncPlugin {
     public static var summary: String { "" }
     public var pluginName: String { Self.name }
     public static var migrations: [StoreMigration] { [] }
-    public static var command: (any ParsableCommand.Type)? { nil }
-    public static var commands: [any ParsableCommand.Type] { command.map { [$0] } ?? [] }
 
     public func pull(_ context: PullContext) async throws -> PullSummary { PullSummary() }
 

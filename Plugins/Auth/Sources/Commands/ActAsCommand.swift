@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry auth act-as`: attribute what you do to a managed member, or to yourself again.
 struct ActAsCommand: RuntimeCommand {

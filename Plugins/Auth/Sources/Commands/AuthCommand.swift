@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry auth`: sign in and out, and see who is signed in.
 struct AuthCommand: AsyncParsableCommand {

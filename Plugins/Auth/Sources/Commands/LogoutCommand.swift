@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry auth logout`.
 struct LogoutCommand: RuntimeCommand {

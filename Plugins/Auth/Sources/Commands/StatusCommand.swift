@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry auth status`: who, until when, and whether the remote confirmed it.
 struct StatusCommand: RuntimeCommand {

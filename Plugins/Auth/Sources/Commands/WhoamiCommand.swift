@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry auth whoami`: the signed-in user, from the cache (no network).
 struct WhoamiCommand: RuntimeCommand {

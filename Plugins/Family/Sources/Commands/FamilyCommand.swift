@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family`: movie-night groups, rounds, votes and the pick.
 public struct FamilyCommand: AsyncParsableCommand {

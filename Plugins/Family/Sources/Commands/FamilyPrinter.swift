@@ -1,5 +1,6 @@
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// Renders family data for people; the commands print what it returns.
 enum FamilyPrinter {

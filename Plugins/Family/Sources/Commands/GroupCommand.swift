@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family group show|create`.
 struct GroupCommand: AsyncParsableCommand {

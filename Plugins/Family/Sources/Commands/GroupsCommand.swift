@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family groups`: the user's groups.
 struct GroupsCommand: RuntimeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family member add NAME [--managed] [--group ID]`.
 struct MemberCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family pick ROUND TMDB_ID`: the round's movie, exactly once.
 struct PickCommand: RuntimeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family round start|close|show`.
 struct RoundCommand: AsyncParsableCommand {

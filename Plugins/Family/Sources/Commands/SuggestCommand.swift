@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family suggest ROUND TMDB_ID`.
 struct SuggestCommand: RuntimeCommand {

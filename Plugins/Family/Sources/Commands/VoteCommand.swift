@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry family vote ROUND TMDB_ID up|down`.
 struct VoteCommand: RuntimeCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SyncKernelCLI
 
 /// A vote: thumbs up or down.
 public enum VoteValue: String, Codable, Sendable, CaseIterable, ExpressibleByArgument {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies add`: by TMDB id (online), or by title (offline too, matched later).
 struct MoviesAddCommand: RuntimeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies ...`: the movie list, read locally first, changed offline, matched on TMDB.
 public struct MoviesCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies list`: the cached list at once, then what the refresh changed.
 struct MoviesListCommand: RuntimeCommand {

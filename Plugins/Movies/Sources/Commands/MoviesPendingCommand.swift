@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies pending`: movies added offline, with why each is still pending.
 struct MoviesPendingCommand: RuntimeCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies people`: who recommended what, from the local list.
 struct MoviesPeopleCommand: RuntimeCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies remove ID`: removed locally at once, the removal queued.
 struct MoviesRemoveCommand: RuntimeCommand {

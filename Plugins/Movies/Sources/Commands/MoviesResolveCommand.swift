@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies resolve PENDING_ID --tmdb N`: settles a pending movie by hand.
 struct MoviesResolveCommand: RuntimeCommand {

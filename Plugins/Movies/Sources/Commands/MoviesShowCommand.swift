@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies show ID`: every field of one movie, from the cache.
 struct MoviesShowCommand: RuntimeCommand {

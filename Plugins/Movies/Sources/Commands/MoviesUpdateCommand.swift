@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies update ID`: a local change at once, queued for the server.
 struct MoviesUpdateCommand: RuntimeCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry movies posters fetch|usage|clear`.
 struct PostersCommand: ParsableCommand {

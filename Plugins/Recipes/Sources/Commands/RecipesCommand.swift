@@ -1,5 +1,6 @@
 import ArgumentParser
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry recipes ...`: the recipes plugin's commands.
 public struct RecipesCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// How save, unsave and toggle report.
 enum SaveChangePrinter {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry recipes toggle ID`.
 struct ToggleRecipeCommand: RuntimeCommand {

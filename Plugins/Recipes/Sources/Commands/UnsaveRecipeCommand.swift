@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 /// `ferry recipes unsave ID`.
 struct UnsaveRecipeCommand: RuntimeCommand {

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import GRDB
 import Logging
@@ -28,7 +27,6 @@ public struct RecipesPlugin: SyncPlugin {
         "unsave": OperationPolicy(coalesce: .init(cancels: ["save"])),
     ]
     public static let migrations = RecipesMigrations.all
-    public static let command: (any ParsableCommand.Type)? = RecipesCommand.self
 
     public let settings: RecipesSettings
     /// Where the plugin keeps its files.

@@ -1,4 +1,5 @@
 import Foundation
+import SyncKernel
 
 #if canImport(Glibc)
 import Glibc

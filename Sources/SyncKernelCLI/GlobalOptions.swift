@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SyncKernel
 
 /// Options every command accepts.
 public struct GlobalOptions: ParsableArguments, Sendable {

@@ -1,0 +1,6 @@
+import ArgumentParser
+import SyncKernelCLI
+
+extension FamilyPlugin: PluginCommands {
+    public static let commands: [any ParsableCommand.Type] = [FamilyCommand.self]
+}

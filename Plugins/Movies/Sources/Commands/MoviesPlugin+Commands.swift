@@ -1,0 +1,6 @@
+import ArgumentParser
+import SyncKernelCLI
+
+extension MoviesPlugin: PluginCommands {
+    public static let commands: [any ParsableCommand.Type] = [MoviesCommand.self, PeopleCommand.self]
+}
