@@ -18,7 +18,7 @@ public enum FerryMain {
                 try command.run()
             }
         } catch let error as FerryError {
-            Output.warn("error: \(error.message)")
+            Output.warn("error: \(error.rendered)")
             exit(ExitCodes.code(for: error))
         } catch let error as CommandFailure {
             exit(error.exitCode)

@@ -33,7 +33,7 @@ struct DependencyTests {
             #expect(first.sent == 0 && first.retried == 1 && !first.failed)
             let waiting = try #require(try await link(test))
             #expect(waiting.attempts == 0 && waiting.state == .pending)
-            #expect(try await QueueInspector(runtime: test.runtime).explain(waiting).contains("local-1"))
+            #expect(try await QueueInspector(runtime: test.runtime).explain(waiting).text.contains("local-1"))
             // Nothing goes while the parent waits out its backoff, however often the runner looks.
             for _ in 0..<3 { #expect(try await test.runOnce().sent == 0) }
             #expect(try await link(test)?.attempts == 0)
@@ -54,7 +54,7 @@ struct DependencyTests {
             #expect(parent.state == .dead)
             let waiting = try #require(try await link(test))
             #expect(waiting.state == .pending && waiting.attempts == 0)
-            let why = try await QueueInspector(runtime: test.runtime).explain(waiting)
+            let why = try await QueueInspector(runtime: test.runtime).explain(waiting).text
             #expect(why.contains("dead letter"), "\(why)")
 
             try await test.runtime.discard(parent)

@@ -188,7 +188,7 @@ struct EngineDeliveryTests {
             let why = try await QueueInspector(runtime: test.runtime).explain(
                 try #require(try await test.operations().first)
             )
-            #expect(why.contains("unmetered"))
+            #expect(why.text.contains("unmetered"))
             connectivity.set(ConnectivityState(reachable: true, interface: .wifi, metered: false))
             #expect(try await test.runOnce().sent == 1)
         }

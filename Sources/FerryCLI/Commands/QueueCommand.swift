@@ -32,7 +32,7 @@ struct QueueCommand: AsyncParsableCommand {
             let operations = try await inspector.list(plugin: plugin, state: filter, limit: limit)
             var rows: [OperationView] = []
             for operation in operations {
-                rows.append(OperationView(operation, why: try await inspector.explain(operation)))
+                rows.append(OperationView(operation, why: try await inspector.explain(operation).rendered))
             }
             if global.json { return try Output(json: true).printJSON(rows) }
             if rows.isEmpty { return print("the queue is empty") }
@@ -51,7 +51,7 @@ struct QueueCommand: AsyncParsableCommand {
         func run(in runtime: FerryRuntime) async throws {
             let inspector = QueueInspector(runtime: runtime)
             let operation = try await inspector.find(id)
-            let view = OperationView(operation, why: try await inspector.explain(operation))
+            let view = OperationView(operation, why: try await inspector.explain(operation).rendered)
             if global.json { return try Output(json: true).printJSON(view) }
             let fields: [(String, String)] = [
                 ("id", view.id), ("plugin", view.plugin), ("kind", view.kind), ("entity", view.entity),

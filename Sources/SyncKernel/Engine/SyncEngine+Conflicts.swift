@@ -55,7 +55,7 @@ extension FerryRuntime {
         let policies = outbox.policies
         return try await store.write { db in
             guard let report = try ConflictStore.find(id, in: db) else {
-                throw FerryError(.notFound, "no conflict \(id); `ferry conflicts list` shows them")
+                throw FerryError(.notFound, "no conflict \(id)", remedy: .listConflicts)
             }
             guard report.outcome == "open" else {
                 throw FerryError(.usage, "conflict \(report.id) was already settled (kept \(report.outcome))")

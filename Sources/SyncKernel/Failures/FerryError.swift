@@ -38,6 +38,8 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
     public let code: Code
     public let message: String
     public let underlying: (any Error)?
+    /// What a person can do about it, for the front end to name in its own words.
+    public let remedy: Remedy?
     public let file: String
     public let line: Int
 
@@ -45,12 +47,14 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
         _ code: Code,
         _ message: String,
         underlying: (any Error)? = nil,
+        remedy: Remedy? = nil,
         file: String = #fileID,
         line: Int = #line
     ) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.remedy = remedy
         self.file = file
         self.line = line
     }

@@ -108,8 +108,9 @@ extension FerryRuntime {
         case .unauthorized:
             return FerryError(
                 .needsLogin,
-                "\(what) was refused: the session has ended; run `ferry auth login`",
-                underlying: error
+                "\(what) was refused: the session has ended",
+                underlying: error,
+                remedy: .signIn
             )
         case .transient(let reason, let retryAfter):
             let wait = retryAfter.map { "; try again in \(Int($0.rounded(.up))) s" } ?? "; try again later"

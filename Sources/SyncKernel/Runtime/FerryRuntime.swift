@@ -26,7 +26,7 @@ public final class FerryRuntime: Sendable {
         /// Turns the configured `server` (or a plugin's `remote`) into a base URL.
         public var resolveRemote: @Sendable (String) async throws -> String = { value in
             guard value != "embedded" else {
-                throw FerryError(.configuration, "server: embedded needs the ferry command; set server to a URL")
+                throw FerryError(.configuration, "server: embedded needs a front end that starts the embedded server (the ferry command does); set server to a URL")
             }
             return value
         }

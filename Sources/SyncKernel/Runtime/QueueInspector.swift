@@ -116,7 +116,7 @@ public struct QueueInspector: Sendable {
             )
         }
         guard let first = matches.first else {
-            throw FerryError(.notFound, "no queued operation \(id); `ferry queue list` shows them")
+            throw FerryError(.notFound, "no queued operation \(id)", remedy: .listQueue)
         }
         guard matches.count == 1 else {
             throw FerryError(.usage, "\(id) matches several operations; give more of the id")
@@ -124,18 +124,33 @@ public struct QueueInspector: Sendable {
         return first
     }
 
-    /// Why `operation` is not being sent right now, in a sentence.
-    public func explain(_ operation: QueuedOperation) async throws -> String {
+    /// Why an operation is not being sent right now: a sentence, and what a person can do.
+    public struct Explanation: Sendable, Equatable, CustomStringConvertible {
+        public let text: String
+        public let remedy: Remedy?
+
+        init(_ text: String, remedy: Remedy? = nil) {
+            self.text = text
+            self.remedy = remedy
+        }
+
+        public var description: String { text }
+    }
+
+    /// Why `operation` is not being sent right now.
+    public func explain(_ operation: QueuedOperation) async throws -> Explanation {
         let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let attempts = "attempt \(operation.attempts) of \(policy.retry.maxAttempts)"
         switch operation.state {
         case .dead:
-            return
-                "dead after \(operation.attempts) attempt(s): \(operation.lastError ?? "no reason given"); `ferry queue retry \(operation.shortID)` sends it again, `ferry queue discard \(operation.shortID)` drops it"
+            return Explanation(
+                "dead after \(operation.attempts) attempt(s): \(operation.lastError ?? "no reason given")",
+                remedy: .retryOrDiscard(operation: operation.shortID)
+            )
         case .conflict:
-            return "waiting for a conflict to be resolved: `ferry conflicts list`"
+            return Explanation("waiting for a conflict to be resolved", remedy: .resolveConflicts)
         case .inFlight:
-            return "being sent by \(operation.leaseOwner ?? "a runner")"
+            return Explanation("being sent by \(operation.leaseOwner ?? "a runner")")
         case .queued:
             let ahead = try await runtime.store.read { db in
                 try QueuedOperation.fetchOne(
@@ -145,9 +160,10 @@ public struct QueueInspector: Sendable {
                     arguments: [operation.plugin, operation.entity, operation.sequence]
                 )
             }
-            guard let ahead else { return "queued" }
-            return
+            guard let ahead else { return Explanation("queued") }
+            return Explanation(
                 "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
+            )
         case .pending:
             if let entity = operation.dependsOn, let why = try await waitingForEntity(entity, of: operation) { return why }
             let plugin = operation.plugin
@@ -158,21 +174,21 @@ public struct QueueInspector: Sendable {
                     arguments: [plugin]
                 ) ?? false
             }
-            if held { return "needs login: the session ended; run `ferry auth login`" }
+            if held { return Explanation("needs login: the session ended", remedy: .signIn) }
             let state = await runtime.connectivity.current()
-            if !state.reachable { return "offline: waiting for a connection" }
+            if !state.reachable { return Explanation("offline: waiting for a connection") }
             if operation.requiresUnmetered && state.metered {
-                return "needs an unmetered network (Wi-Fi or wired); the link is metered"
+                return Explanation("needs an unmetered network (Wi-Fi or wired); the link is metered")
             }
             let now = runtime.clock.now()
             if operation.nextAttemptAt > now {
                 let when = ISO8601DateFormatter().string(from: operation.nextAttemptAt)
                 if operation.lastError != nil, operation.attempts == 0 {
-                    return "remote unreachable (\(operation.lastError ?? "")); looking again at \(when)"
+                    return Explanation("remote unreachable (\(operation.lastError ?? "")); looking again at \(when)")
                 }
-                return "backing off until \(when) (\(attempts)): \(operation.lastError ?? "")"
+                return Explanation("backing off until \(when) (\(attempts)): \(operation.lastError ?? "")")
             }
-            return "ready to send"
+            return Explanation("ready to send")
         }
     }
 }
@@ -190,7 +206,7 @@ extension UUID {
 
 extension QueueInspector {
     /// Why `operation` still waits for `entity`, or nil when that entity has left the outbox.
-    private func waitingForEntity(_ entity: String, of operation: QueuedOperation) async throws -> String? {
+    private func waitingForEntity(_ entity: String, of operation: QueuedOperation) async throws -> Explanation? {
         let plugin = operation.plugin
         let first = try await runtime.store.read { db in
             try QueuedOperation.fetchOne(
@@ -201,8 +217,13 @@ extension QueueInspector {
         }
         guard let first else { return nil }
         if first.state == .dead {
-            return "waits for \(entity), whose \(first.kind) is a dead letter (\(first.lastError ?? "no reason given")); retrying or discarding operation \(first.shortID) decides what becomes of this one"
+            return Explanation(
+                "waits for \(entity), whose \(first.kind) is a dead letter (\(first.lastError ?? "no reason given")); what becomes of that one decides this one",
+                remedy: .retryOrDiscard(operation: first.shortID)
+            )
         }
-        return "waits for \(entity) to reach the remote first (its \(first.kind) is \(first.state.rawValue)); no attempt is spent"
+        return Explanation(
+            "waits for \(entity) to reach the remote first (its \(first.kind) is \(first.state.rawValue)); no attempt is spent"
+        )
     }
 }
