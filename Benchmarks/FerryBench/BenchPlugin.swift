@@ -34,7 +34,7 @@ struct BenchPlugin: SyncPlugin {
 
     struct Body: Codable { var title: String }
 
-    func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         defer { BenchControl.shared.sent() }
         guard network else { return .delivered }
         _ = try await context.transport.send(

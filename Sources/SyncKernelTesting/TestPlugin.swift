@@ -72,7 +72,7 @@ public struct TestPlugin: SyncPlugin {
     struct CreatedBody: Codable { var key: String }
     struct LinkBody: Codable { var target: String }
 
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let path = "/items/\(operation.entity)"
         var headers: [(String, String)] = [("Content-Type", "application/json")]
         if !operation.force, let base = operation.base, let item = try? JSONDecoder.ferry.decode(Item.self, from: base)
@@ -121,7 +121,7 @@ public struct TestPlugin: SyncPlugin {
         }
     }
 
-    public func pull(_ context: PullContext) async throws -> PullSummary {
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
         try await context.follow("/items") { change, db in
             var item = change.isDeletion ? Item(key: change.id, value: nil, version: 0, deleted: true) : try change.decode(Item.self)
             if !change.pending.isEmpty { item = try Self.rebase(item, on: change.pending) }

@@ -41,7 +41,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         self.keeper = keeper
     }
 
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         throw FerryError(.plugin, "auth sends no queued operations (got \(operation.kind))")
     }
 
@@ -96,7 +96,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
 
     /// Verifies the session with the remote: confirmed (the cached user is refreshed),
     /// no answer (the session is kept: offline), or refused (the session ends).
-    public func pull(_ context: PullContext) async throws -> PullSummary {
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
         _ = await accessToken()
         guard let session = try await keeper.current(), session.isActive else { return PullSummary() }
         do {

@@ -59,7 +59,7 @@ public struct FamilyPlugin: SyncPlugin {
     }
 
     /// Sends one family operation, as the member recorded with it (`X-Acting-As-Member`).
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let kind = FamilyKind(rawValue: operation.kind) else {
             throw FerryError(.plugin, "family has no operation \(operation.kind)")
         }

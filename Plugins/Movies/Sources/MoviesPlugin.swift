@@ -46,7 +46,7 @@ public struct MoviesPlugin: SyncPlugin {
     }
 
     /// Sends one queued or online-only operation.
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         switch operation.kind {
         case "update": try await sendUpdate(operation, context: context)
         case "remove": try await sendRemove(operation, context: context)
@@ -57,7 +57,7 @@ public struct MoviesPlugin: SyncPlugin {
     }
 
     /// Brings the cache up to date (rebuilding it once after a layout change).
-    public func pull(_ context: PullContext) async throws -> PullSummary {
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
         try await MoviesPull(context: context).run()
     }
 

@@ -28,7 +28,7 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
             throw FerryError(
                 .plugin,
@@ -58,7 +58,7 @@ public struct DeclaredDomain: SyncPlugin {
     /// Follows the declared feed. A document with unsent operations keeps its local
     /// state (the operations carry it to the remote, whose answer replaces it); a resync
     /// removes the documents the remote no longer has.
-    public func pull(_ context: PullContext) async throws -> PullSummary {
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
         guard let path = settings.pull else { return PullSummary() }
         let domain = pluginName
         return try await context.follow(path) { change, db in

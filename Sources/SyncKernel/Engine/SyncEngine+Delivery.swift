@@ -69,13 +69,9 @@ extension SyncEngine {
         plugin: any SyncPlugin,
         transport: HTTPTransport
     ) async -> Result<SendOutcome, any Error> {
-        let context = SendContext(
-            operation: operation,
-            transport: transport,
-            store: runtime.store,
-            clock: runtime.clock,
-            logger: runtime.logger
-        )
+        guard let context = runtime.context(for: operation.plugin)?.sending(operation, through: transport) else {
+            return .failure(FerryError(.plugin, "the \(operation.plugin) plugin has no context"))
+        }
         do {
             return .success(try await plugin.send(operation, context: context))
         } catch {

@@ -1,15 +1,21 @@
 import Foundation
 import Logging
 
-/// What a plugin gets from the kernel when it is built: its store, its transport,
-/// its folder, the event stream, the clock and a logger.
+/// Everything a plugin gets from the kernel, in one value: its store, its transport, its
+/// folder for files, the settings table, the event stream, the clock and a logger.
+///
+/// The same context comes to `init(settings:context:)`, to `pull(_:)` and (bound to the
+/// operation, so that its writes carry the operation's `Idempotency-Key`) to `send`.
 public struct PluginContext: Sendable {
+    /// The plugin's name (or a declared domain's), the key of its section in `config.yaml`.
     public let name: String
     public let store: FerryStore
     /// The plugin's transport, pointed at its remote, with the runner's credentials.
     public let transport: HTTPTransport
     /// A folder of the plugin's own for files (`<data_dir>/<plugin>`).
     public let directory: URL
+    /// The kernel's settings table, shared by every process on the store.
+    public let settings: SettingsStore
     public let events: EventBus
     public let clock: any KernelClock
     public let logger: Logger
@@ -19,6 +25,7 @@ public struct PluginContext: Sendable {
         store: FerryStore,
         transport: HTTPTransport,
         directory: URL,
+        settings: SettingsStore,
         events: EventBus,
         clock: any KernelClock,
         logger: Logger
@@ -27,25 +34,24 @@ public struct PluginContext: Sendable {
         self.store = store
         self.transport = transport
         self.directory = directory
+        self.settings = settings
         self.events = events
         self.clock = clock
         self.logger = logger
     }
-}
 
-/// What a plugin gets while sending one operation.
-public struct SendContext: Sendable {
-    /// The plugin's transport for this operation: its writes to the remote carry the
-    /// operation's `Idempotency-Key` (the kernel sets it; a plugin never does).
-    public let transport: HTTPTransport
-    public let store: FerryStore
-    public let clock: any KernelClock
-    public let logger: Logger
-
-    init(operation: QueuedOperation, transport: HTTPTransport, store: FerryStore, clock: any KernelClock, logger: Logger) {
-        self.transport = transport.sending(operation)
-        self.store = store
-        self.clock = clock
-        self.logger = logger
+    /// The context of one operation's send: its transport (the plugin's, or `transport`
+    /// when the engine batches) gives the operation's writes their idempotency keys.
+    func sending(_ operation: QueuedOperation, through transport: HTTPTransport? = nil) -> PluginContext {
+        PluginContext(
+            name: name,
+            store: store,
+            transport: (transport ?? self.transport).sending(operation),
+            directory: directory,
+            settings: settings,
+            events: events,
+            clock: clock,
+            logger: logger
+        )
     }
 }

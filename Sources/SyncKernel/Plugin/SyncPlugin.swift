@@ -12,7 +12,7 @@ import GRDB
 ///     static let name = "notes"
 ///     static let operations = ["put": OperationPolicy(coalesce: .init(mode: .replace))]
 ///     init(settings: EmptySettings, context: PluginContext) { ... }
-///     func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome { ... }
+///     func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome { ... }
 /// }
 /// ```
 public protocol SyncPlugin: Sendable {
@@ -36,10 +36,10 @@ public protocol SyncPlugin: Sendable {
     init(settings: Settings, context: PluginContext) throws
 
     /// Sends one operation to the remote; throws `RemoteFailure` or `TransportFailure` on failure.
-    func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome
+    func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome
 
     /// Pulls remote changes into the plugin's tables. Default: nothing to pull.
-    func pull(_ context: PullContext) async throws -> PullSummary
+    func pull(_ context: PluginContext) async throws -> PullSummary
 
     /// Rewrites the plugin's rows after the remote gave a local entity its id.
     func remap(localID: String, to remoteID: String, in db: Database) throws
@@ -72,7 +72,7 @@ extension SyncPlugin {
     public var pluginName: String { Self.name }
     public static var migrations: [StoreMigration] { [] }
 
-    public func pull(_ context: PullContext) async throws -> PullSummary { PullSummary() }
+    public func pull(_ context: PluginContext) async throws -> PullSummary { PullSummary() }
 
     public func remap(localID: String, to remoteID: String, in db: Database) throws {}
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One change of a changes feed, handed to a plugin's apply closure by
-/// `PullContext.follow`.
+/// `PluginContext.follow`.
 public struct FeedChange: Sendable {
     /// The entity's id.
     public let id: String

@@ -6,17 +6,9 @@ extension FerryRuntime {
     /// failures are thrown for the caller to classify.
     @discardableResult
     public func pull(_ name: String) async throws -> PullSummary {
-        guard let plugin = registry.plugin(named: name), let transport = transport(for: name) else {
+        guard let plugin = registry.plugin(named: name), let context = context(for: name) else {
             throw FerryError(.configuration, "there is no enabled plugin \(name) to pull; check plugins: in \(configuration.file)")
         }
-        let context = PullContext(
-            plugin: name,
-            transport: transport,
-            store: store,
-            clock: clock,
-            logger: logger,
-            events: events
-        )
         let summary = try await plugin.pull(context)
         let now = clock.now()
         try await store.write { db in try PluginState.recordSync(name, at: now, in: db) }

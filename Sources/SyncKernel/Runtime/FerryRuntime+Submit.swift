@@ -38,7 +38,7 @@ extension FerryRuntime {
     /// Sends `operation` now, without queueing it. Fails at once with `requires_connection`
     /// when its network requirement does not hold, and with the remote's reason otherwise.
     public func sendNow(_ operation: NewOperation) async throws -> SendOutcome {
-        guard let plugin = registry.plugin(named: operation.plugin), let transport = transport(for: operation.plugin)
+        guard let plugin = registry.plugin(named: operation.plugin), let base = context(for: operation.plugin)
         else {
             throw FerryError(
                 .plugin,
@@ -71,7 +71,7 @@ extension FerryRuntime {
             requiresUnmetered: policy.requirement == .unmetered,
             account: await credentials.account()
         )
-        let context = { SendContext(operation: queued, transport: transport, store: self.store, clock: self.clock, logger: self.logger) }
+        let context = { base.sending(queued) }
         do {
             return try await plugin.send(queued, context: context())
         } catch where Self.gotNoAnswer(error, now: now) {

@@ -16,7 +16,8 @@ public final class FerryRuntime: Sendable {
     public let logger: Logger
     /// The credentials every transport uses; the auth plugin installs itself here.
     public let credentials: any CredentialProvider
-    let transports: [String: HTTPTransport]
+    /// Each plugin's (and declared domain's) context, by name.
+    let contexts: [String: PluginContext]
 
     /// How a runtime reaches the outside world; tests replace every part.
     public struct Options: Sendable {
@@ -48,7 +49,7 @@ public final class FerryRuntime: Sendable {
         connectivity: any ConnectivityMonitor,
         logger: Logger,
         credentials: any CredentialProvider,
-        transports: [String: HTTPTransport]
+        contexts: [String: PluginContext]
     ) {
         self.configuration = configuration
         self.store = store
@@ -60,7 +61,7 @@ public final class FerryRuntime: Sendable {
         self.settings = SettingsStore(store: store)
         self.logger = logger
         self.credentials = credentials
-        self.transports = transports
+        self.contexts = contexts
     }
 
     /// Opens the store, migrates it, builds the enabled plugins of `types` and connectivity.
@@ -84,8 +85,9 @@ public final class FerryRuntime: Sendable {
         let events = EventBus()
         let timeout = configuration.kernel.sync.requestTimeout.value
         let resolver = RemoteResolver(resolve: options.resolveRemote)
-        var transports: [String: HTTPTransport] = [:]
+        var contexts: [String: PluginContext] = [:]
         var remotes: Set<String> = []
+        let settings = SettingsStore(store: store)
         /// The context of plugin or domain `name`, whose requests go to `remote`.
         func context(_ name: String, remote: String) -> PluginContext {
             let transport = HTTPTransport(
@@ -96,17 +98,19 @@ public final class FerryRuntime: Sendable {
                 executor: options.executor,
                 logger: options.logger
             )
-            transports[name] = transport
             remotes.insert(remote)
-            return PluginContext(
+            let context = PluginContext(
                 name: name,
                 store: store,
                 transport: transport,
                 directory: configuration.dataDirectory.appendingPathComponent(name),
+                settings: settings,
                 events: events,
                 clock: options.clock,
                 logger: options.logger
             )
+            contexts[name] = context
+            return context
         }
         var plugins: [any SyncPlugin] = []
         for type in types {
@@ -120,7 +124,6 @@ public final class FerryRuntime: Sendable {
             plugins.append(domain)
         }
         broker.install(options.credentials ?? plugins.lazy.compactMap { $0 as? any CredentialProvider }.first)
-        let settings = SettingsStore(store: store)
         let base =
             options.connectivity
             ?? ProbeConnectivity(
@@ -143,7 +146,7 @@ public final class FerryRuntime: Sendable {
             connectivity: ForcedConnectivity(base: base, settings: settings),
             logger: options.logger,
             credentials: broker,
-            transports: transports
+            contexts: contexts
         )
     }
 
@@ -158,7 +161,12 @@ public final class FerryRuntime: Sendable {
 
     /// The transport of `plugin`.
     public func transport(for plugin: String) -> HTTPTransport? {
-        transports[plugin]
+        contexts[plugin]?.transport
+    }
+
+    /// The context of `plugin`: what its send and pull get.
+    public func context(for plugin: String) -> PluginContext? {
+        contexts[plugin]
     }
 }
 

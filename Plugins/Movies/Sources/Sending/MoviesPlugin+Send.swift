@@ -17,7 +17,7 @@ extension MoviesPlugin {
         var recommender: String?
     }
 
-    func sendUpdate(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func sendUpdate(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let id = try serverID(operation)
         let patch = try MoviePatch(payload: operation.payload)
         let response = try await context.transport.send(
@@ -31,7 +31,7 @@ extension MoviesPlugin {
         return try storing(response.body, clock: context.clock)
     }
 
-    func sendRemove(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func sendRemove(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let id = try serverID(operation)
         do {
             _ = try await context.transport.send(
@@ -48,7 +48,7 @@ extension MoviesPlugin {
     }
 
     /// `add`: by TMDB id. A movie already in the list is adopted as it is on the server.
-    func sendAdd(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func sendAdd(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         guard let tmdbID = payload.tmdbId else { throw FerryError(.plugin, "a movies add operation has no tmdb_id") }
         return try await addToServer(
@@ -63,7 +63,7 @@ extension MoviesPlugin {
     /// `add_title`: match the title on TMDB (unless a TMDB id was chosen by hand), then add
     /// by TMDB id. No single best match: the pending row records the reason and the
     /// candidates, and the operation becomes a dead letter that `movies resolve` revives.
-    func sendAddTitle(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func sendAddTitle(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         let localID = operation.entity
         let chosen = try await context.store.read { db in try PendingMovies.get(localID, in: db)?.tmdbId }
@@ -105,7 +105,7 @@ extension MoviesPlugin {
         recommender: String?,
         imdbID: String?,
         operation: QueuedOperation,
-        context: SendContext
+        context: PluginContext
     ) async throws -> SendOutcome {
         let body: Data
         do {

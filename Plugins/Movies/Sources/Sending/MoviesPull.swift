@@ -12,7 +12,7 @@ import SyncKernel
 /// fails half way changes nothing and is tried again next time; one that succeeds is never
 /// repeated. A remote that no longer knows the cursor gets the same rebuild.
 struct MoviesPull: Sendable {
-    let context: PullContext
+    let context: PluginContext
 
     func run() async throws -> PullSummary {
         let rebuild = try await context.store.read { db in try MovieCacheVersion.needsRebuild(in: db) }

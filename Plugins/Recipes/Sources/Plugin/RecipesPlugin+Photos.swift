@@ -13,7 +13,7 @@ extension RecipesPlugin {
 
     /// Downloads the photos of saved recipes whose local copy is missing or stale, each
     /// verified against the digest the remote announced before it counts.
-    func downloadPhotos(_ context: PullContext) async throws {
+    func downloadPhotos(_ context: PluginContext) async throws {
         let wanted = try await context.store.read { db in
             try Row.fetchAll(
                 db,
@@ -42,7 +42,7 @@ extension RecipesPlugin {
         }
     }
 
-    private func download(_ photo: MissingPhoto, context: PullContext) async throws {
+    private func download(_ photo: MissingPhoto, context: PluginContext) async throws {
         let response: HTTPResponse
         do {
             response = try await context.transport.send(HTTPRequest("GET", "/v1/recipes/\(photo.id)/photo"))
@@ -85,7 +85,7 @@ extension RecipesPlugin {
 
     /// Forgets photos of recipes that are neither saved, nor the user's, nor waiting to be
     /// sent, and removes files no row refers to (left-overs of a crash).
-    func sweepPhotos(_ context: PullContext) async throws {
+    func sweepPhotos(_ context: PluginContext) async throws {
         let name = Self.name
         let (orphaned, kept) = try await context.store.write { db -> ([String], Set<String>) in
             let waiting = try Outbox.entitiesWithWork(plugin: name, in: db)

@@ -8,7 +8,7 @@ extension RecipesPlugin {
     ///
     /// A pull never undoes a local write: a row whose entity still has unsent operations
     /// takes the remote state as its base and gets those operations applied again.
-    public func pull(_ context: PullContext) async throws -> PullSummary {
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
         let clock = context.clock
         var summary = try await context.follow("/v1/recipes/changes", cursor: "recipes") { change, db in
             guard RecipeID.isValid(change.id) else { return .skipped }

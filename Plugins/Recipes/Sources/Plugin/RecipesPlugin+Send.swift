@@ -7,7 +7,7 @@ extension RecipesPlugin {
     /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. A resend after a
     /// crash carries the same idempotency keys (the kernel's: the operation's id, then
     /// `<id>.2` for the photo), so neither part happens twice.
-    func upload(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func upload(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(UploadPayload.self)
         var headers = [("Content-Type", "application/json")]
         if !operation.force { headers.append(("If-None-Match", "*")) }
@@ -50,7 +50,7 @@ extension RecipesPlugin {
     }
 
     /// `PUT /v1/saved-recipes/{id}`: idempotent on the remote.
-    func save(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func save(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         _ = try await context.transport.send(
             HTTPRequest("PUT", "/v1/saved-recipes/\(operation.entity)")
         )
@@ -58,7 +58,7 @@ extension RecipesPlugin {
     }
 
     /// `DELETE /v1/saved-recipes/{id}`: idempotent on the remote.
-    func unsave(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    func unsave(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         _ = try await context.transport.send(
             HTTPRequest("DELETE", "/v1/saved-recipes/\(operation.entity)")
         )

@@ -41,7 +41,7 @@ public struct RecipesPlugin: SyncPlugin {
         self.clock = context.clock
     }
 
-    public func send(_ operation: QueuedOperation, context: SendContext) async throws -> SendOutcome {
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard RecipeID.isValid(operation.entity) else {
             throw FerryError(
                 .rejected,

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension PullContext {
+extension PluginContext {
     /// Applies one change inside the page's transaction and says what it did.
     public typealias ApplyChange = @Sendable (FeedChange, Database) throws -> FeedOutcome
     /// Removes, inside the resync's transaction, the local rows whose ids the remote no
@@ -9,7 +9,7 @@ extension PullContext {
     /// how many it removed.
     public typealias Sweep = @Sendable (_ live: Set<String>, Database) throws -> Int
 
-    /// Follows the changes feed at `path` from the cursor stored as `name` to its end.
+    /// Follows the changes feed at `path` from the cursor stored under `cursor` to its end.
     ///
     /// Each page's changes and its cursor commit in one transaction, so a pull cut short
     /// resumes where it stopped. It stops when the page says `has_more: false` or its cursor
@@ -24,29 +24,29 @@ extension PullContext {
     ///     rebuilds its cache.
     public func follow(
         _ path: String,
-        cursor name: String = "default",
+        cursor cursorName: String = "default",
         pageSize: Int = 500,
         fromStart: Bool = false,
         apply: @escaping ApplyChange,
         sweep: Sweep? = nil
     ) async throws -> PullSummary {
-        if fromStart { return try await resync(path, cursor: name, pageSize: pageSize, apply: apply, sweep: sweep) }
-        let start = try await cursor(name)
+        if fromStart { return try await resync(path, cursor: cursorName, pageSize: pageSize, apply: apply, sweep: sweep) }
+        let start = try await cursor(cursorName)
         do {
-            return try await followPages(path, from: start, cursor: name, pageSize: pageSize, apply: apply)
+            return try await followPages(path, from: start, cursor: cursorName, pageSize: pageSize, apply: apply)
         } catch let failure as RemoteFailure where failure.status == 400 && failure.code == "invalid_cursor" {
             logger.warning(
-                "\(plugin): the remote no longer knows this store's cursor for \(path) (\(failure.reason)); pulling it again from the start"
+                "\(name): the remote no longer knows this store's cursor for \(path) (\(failure.reason)); pulling it again from the start"
             )
-            events?.emit(.resyncing(plugin: plugin, reason: failure.reason))
-            return try await resync(path, cursor: name, pageSize: pageSize, apply: apply, sweep: sweep)
+            events.emit(.resyncing(plugin: name, reason: failure.reason))
+            return try await resync(path, cursor: cursorName, pageSize: pageSize, apply: apply, sweep: sweep)
         }
     }
 
     private func followPages(
         _ path: String,
         from start: String?,
-        cursor name: String,
+        cursor cursorName: String,
         pageSize: Int,
         apply: @escaping ApplyChange
     ) async throws -> PullSummary {
@@ -58,7 +58,7 @@ extension PullContext {
                 summary
                 + (try await store.write { db in
                     let applied = try self.apply(page.changes, with: apply, in: db)
-                    try self.saveCursor(page.cursor, name: name, in: db)
+                    try self.saveCursor(page.cursor, name: cursorName, in: db)
                     return applied
                 })
             guard page.hasMore, page.cursor != cursor else { return summary }
@@ -69,7 +69,7 @@ extension PullContext {
     /// Every page from the beginning, then one transaction: the changes, the sweep, the cursor.
     private func resync(
         _ path: String,
-        cursor name: String,
+        cursor cursorName: String,
         pageSize: Int,
         apply: @escaping ApplyChange,
         sweep: Sweep?
@@ -89,7 +89,7 @@ extension PullContext {
             if let sweep {
                 summary.deleted += try sweep(Set(changes.filter { $0.entity != nil }.map(\.id)), db)
             }
-            if let last { try self.saveCursor(last, name: name, in: db) }
+            if let last { try self.saveCursor(last, name: cursorName, in: db) }
             return summary
         }
     }
@@ -101,7 +101,7 @@ extension PullContext {
     }
 
     private func apply(_ changes: [ChangesPage.Change], with apply: ApplyChange, in db: Database) throws -> PullSummary {
-        let pending = try Outbox.unsentOperations(plugin: plugin, entities: changes.map(\.id), in: db)
+        let pending = try Outbox.unsentOperations(plugin: self.name, entities: changes.map(\.id), in: db)
         var summary = PullSummary()
         for change in changes {
             let outcome = try apply(FeedChange(id: change.id, entity: change.entity, pending: pending[change.id] ?? []), db)

@@ -1,0 +1,23 @@
+import Foundation
+import GRDB
+
+/// Durable pull cursors, one per plugin and name.
+public enum SyncCursors {
+    public static func cursor(plugin: String, name: String, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT cursor FROM kernel_cursors WHERE plugin = ? AND name = ?"),
+            arguments: [plugin, name]
+        )
+    }
+
+    public static func save(_ cursor: String, plugin: String, name: String, now: Date, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO kernel_cursors (plugin, name, cursor, updated_at) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [plugin, name, cursor, now.timeIntervalSince1970])
+    }
+
+    /// Forgets every cursor of `plugin`, so that the next pull starts from the beginning.
+    public static func reset(plugin: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM kernel_cursors WHERE plugin = ?", arguments: [plugin])
+    }
+}
