@@ -86,6 +86,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "PluginGuideTests",
+            dependencies: ["SyncKernel", "SyncKernelTesting", "FerryServer", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "FerryCLITests",
             dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer"]
         ),
