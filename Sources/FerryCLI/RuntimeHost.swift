@@ -36,9 +36,15 @@ enum RuntimeHost {
                 group.cancelAll()
             }
         } catch {
-            await remotes.stop()
+            await close(runtime, remotes)
             throw error
         }
+        await close(runtime, remotes)
+    }
+
+    /// Closes the runtime's HTTP client, then the embedded server if one was started.
+    private static func close(_ runtime: FerryRuntime, _ remotes: RemoteHost) async {
+        await runtime.shutdown()
         await remotes.stop()
     }
 

@@ -24,6 +24,7 @@ struct PosterCacheTests {
             clock: harness.clock,
             events: harness.runtime.events,
             connectivity: harness.connectivity,
+            executor: harness.runtime.executor,
             baseURL: { base }
         )
     }

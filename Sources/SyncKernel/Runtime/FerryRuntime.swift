@@ -18,6 +18,11 @@ public final class FerryRuntime: Sendable {
     public let credentials: any CredentialProvider
     /// Each plugin's (and declared domain's) context, by name.
     let contexts: [String: PluginContext]
+    /// What every request, probe and download of this runtime goes through: one HTTP
+    /// client, or what the options put in its place.
+    public let executor: any HTTPExecutor
+    /// The executor the runtime created, which `shutdown()` closes.
+    private let ownedExecutor: AsyncHTTPExecutor?
 
     /// How a runtime reaches the outside world; tests replace every part.
     public struct Options: Sendable {
@@ -34,8 +39,9 @@ public final class FerryRuntime: Sendable {
         public var logger = Logger(label: "ferry")
         /// Credentials to use instead of a plugin's (tests use `StaticCredentials`).
         public var credentials: (any CredentialProvider)?
-        /// What puts requests on the wire (tests use `RecordingExecutor`).
-        public var executor: any HTTPExecutor = AsyncHTTPExecutor()
+        /// What puts requests on the wire (tests use `RecordingExecutor`); nil: an
+        /// `AsyncHTTPExecutor` of the runtime's own, closed by `shutdown()`.
+        public var executor: (any HTTPExecutor)?
 
         public init() {}
     }
@@ -49,8 +55,12 @@ public final class FerryRuntime: Sendable {
         connectivity: any ConnectivityMonitor,
         logger: Logger,
         credentials: any CredentialProvider,
-        contexts: [String: PluginContext]
+        contexts: [String: PluginContext],
+        executor: any HTTPExecutor,
+        ownedExecutor: AsyncHTTPExecutor?
     ) {
+        self.executor = executor
+        self.ownedExecutor = ownedExecutor
         self.configuration = configuration
         self.store = store
         self.registry = registry
@@ -85,6 +95,14 @@ public final class FerryRuntime: Sendable {
         let events = EventBus()
         let timeout = configuration.kernel.sync.requestTimeout.value
         let resolver = RemoteResolver(resolve: options.resolveRemote)
+        let owned: AsyncHTTPExecutor?
+        let executor: any HTTPExecutor
+        if let given = options.executor {
+            (owned, executor) = (nil, given)
+        } else {
+            let created = AsyncHTTPExecutor()
+            (owned, executor) = (created, created)
+        }
         var contexts: [String: PluginContext] = [:]
         var remotes: Set<String> = []
         let settings = SettingsStore(store: store)
@@ -95,7 +113,7 @@ public final class FerryRuntime: Sendable {
                 credentials: broker,
                 timeout: timeout,
                 maxBodyBytes: Int(configuration.kernel.sync.maxAnswer.bytes),
-                executor: options.executor,
+                executor: executor,
                 logger: options.logger
             )
             remotes.insert(remote)
@@ -130,7 +148,7 @@ public final class FerryRuntime: Sendable {
                 remotes: { [remotes] in await resolver.urls(for: remotes) },
                 interval: configuration.kernel.network.probeInterval.value,
                 clock: options.clock,
-                executor: options.executor
+                executor: executor
             )
         if configuration.kernel.network.mode != .auto,
             try await settings.value(NetworkOverride.self, for: ForcedConnectivity.SettingsKey.reachability) == nil
@@ -146,7 +164,9 @@ public final class FerryRuntime: Sendable {
             connectivity: ForcedConnectivity(base: base, settings: settings),
             logger: options.logger,
             credentials: broker,
-            contexts: contexts
+            contexts: contexts,
+            executor: executor,
+            ownedExecutor: owned
         )
     }
 
@@ -162,6 +182,12 @@ public final class FerryRuntime: Sendable {
     /// The transport of `plugin`.
     public func transport(for plugin: String) -> HTTPTransport? {
         contexts[plugin]?.transport
+    }
+
+    /// Closes the HTTP client the runtime created, once the requests in flight are done;
+    /// call it when the runtime's work is over (a command's end, a runner's stop).
+    public func shutdown() async {
+        try? await ownedExecutor?.shutdown()
     }
 
     /// The context of `plugin`: what its send and pull get.

@@ -33,7 +33,7 @@ public actor FileCache {
     let events: EventBus?
     let connectivity: (any ConnectivityMonitor)?
     let logger: Logger
-    let downloader = FileDownloader()
+    let downloader: FileDownloader
     private var inFlight: [String: Task<CachedFile, any Error>] = [:]
 
     /// Creates a cache of files under `root`, indexed in `store` under `owner`.
@@ -42,6 +42,7 @@ public actor FileCache {
     ///   - connectivity: asked before each download, so that forced offline mode and
     ///     `unmetered` requirements hold; nil downloads whenever asked.
     ///   - events: receives `transferProgress` events.
+    ///   - executor: what puts downloads on the wire (a plugin passes its transport's).
     public init(
         owner: String,
         root: URL,
@@ -50,8 +51,10 @@ public actor FileCache {
         clock: any KernelClock = SystemClock(),
         events: EventBus? = nil,
         connectivity: (any ConnectivityMonitor)? = nil,
+        executor: any HTTPExecutor = AsyncHTTPExecutor(),
         logger: Logger = Logger(label: "ferry.transfers")
     ) {
+        self.downloader = FileDownloader(executor: executor)
         self.owner = owner
         self.root = root
         self.store = store

@@ -1,7 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 
 /// Streams one HTTP body into a partial file, resuming with `Range` when the partial
 /// file already holds a prefix. It never writes to the final path.
@@ -13,19 +10,11 @@ struct FileDownloader: Sendable {
         var etag: String?
     }
 
-    /// A client for files: fails fast on refused connections, gives up on a stalled body
-    /// after `read` seconds of silence, and does not decompress (sizes stay the remote's).
-    static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
-        configuration.timeout.read = .seconds(30)
-        configuration.decompression = .disabled
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
-
+    /// What puts the request on the wire: the runtime's executor, so that downloads share
+    /// its client and tests can replace it.
+    let executor: any HTTPExecutor
     /// The longest a whole download may take.
-    var deadline: TimeAmount = .hours(6)
+    var deadline: TimeInterval = 6 * 3600
 
     /// Downloads `url` into `partial`, continuing from its current size when `resumeETag`
     /// (or no validator) allows; calls `progress` with bytes received so far and the total.
@@ -37,91 +26,101 @@ struct FileDownloader: Sendable {
         progress: @Sendable (Int64, Int64?) -> Void
     ) async throws -> Result {
         let existing = Self.size(of: partial)
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "User-Agent", value: "Ferry")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        var sent = [("User-Agent", "Ferry")] + headers
         if existing > 0 {
-            request.headers.add(name: "Range", value: "bytes=\(existing)-")
-            if let resumeETag { request.headers.add(name: "If-Range", value: resumeETag) }
+            sent.append(("Range", "bytes=\(existing)-"))
+            if let resumeETag { sent.append(("If-Range", resumeETag)) }
         }
-        let response: HTTPClientResponse
+        let request = PreparedRequest(method: "GET", url: url, headers: sent, body: nil, timeout: deadline)
+        let path = "GET \(AsyncHTTPExecutor.redactedPath(url))"
+        var writer: PartialFile?
+        var refusal: (status: Int, headers: [String: String], body: Data)?
+        var result = Result(bytes: 0, total: nil, etag: nil)
         do {
-            response = try await Self.client.execute(request, timeout: deadline)
-        } catch let error as CancellationError {
-            throw error
-        } catch {
-            throw TransportFailure(
-                reason: "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error))"
-            )
-        }
-        let status = Int(response.status.code)
-        let etag = response.headers.first(name: "etag")
-        var offset: Int64
-        var total: Int64?
-        switch status {
-        case 206:
-            guard let range = ContentRange(response.headers.first(name: "content-range") ?? ""), range.start == existing
-            else {
-                try? FileManager.default.removeItem(at: partial)
-                throw FerryError(
-                    .remoteUnavailable,
-                    "GET \(AsyncHTTPExecutor.redactedPath(url)): the remote resumed at another offset; the partial file was dropped and the download starts over"
-                )
-            }
-            offset = existing
-            total = range.total
-        case 200:
-            offset = 0
-            total = response.headers.first(name: "content-length").flatMap { Int64($0) }
-        case 416:
-            try? FileManager.default.removeItem(at: partial)
-            throw FerryError(
-                .remoteUnavailable,
-                "GET \(AsyncHTTPExecutor.redactedPath(url)): the partial file no longer matches the remote file; it was dropped and the download starts over"
-            )
-        default:
-            var headers: [String: String] = [:]
-            for header in response.headers { headers[header.name.lowercased()] = header.value }
-            let body = try? await response.body.collect(upTo: 64 << 10)
-            throw RemoteFailure(
-                status: status,
-                headers: headers,
-                body: body.map { Data($0.readableBytesView) } ?? Data()
-            )
-        }
-        if offset == 0 {
-            _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: partial)
-        defer { try? handle.close() }
-        if offset == 0 { try handle.truncate(atOffset: 0) } else { try handle.seekToEnd() }
-        var received = offset
-        var reported: Int64 = -1
-        progress(received, total)
-        do {
-            for try await buffer in response.body {
-                try handle.write(contentsOf: Data(buffer.readableBytesView))
-                received += Int64(buffer.readableBytes)
-                if received - reported >= 256 << 10 {
-                    reported = received
-                    progress(received, total)
+            try await executor.stream(request) { status, headers in
+                result.etag = headers["etag"]
+                switch status {
+                case 206:
+                    guard let range = ContentRange(headers["content-range"] ?? ""), range.start == existing else {
+                        try? FileManager.default.removeItem(at: partial)
+                        throw FerryError(
+                            .remoteUnavailable,
+                            "\(path): the remote resumed at another offset; the partial file was dropped and the download starts over"
+                        )
+                    }
+                    result.total = range.total
+                    writer = try PartialFile(at: partial, from: existing)
+                case 200:
+                    result.total = headers["content-length"].flatMap { Int64($0) }
+                    writer = try PartialFile(at: partial, from: 0)
+                case 416:
+                    try? FileManager.default.removeItem(at: partial)
+                    throw FerryError(
+                        .remoteUnavailable,
+                        "\(path): the partial file no longer matches the remote file; it was dropped and the download starts over"
+                    )
+                default:
+                    refusal = (status, headers, Data())
+                }
+                result.bytes = writer?.size ?? 0
+                progress(result.bytes, result.total)
+            } body: { chunk in
+                if let file = writer {
+                    try file.write(chunk)
+                    let before = result.bytes
+                    result.bytes = file.size
+                    if result.bytes / (256 << 10) != before / (256 << 10) { progress(result.bytes, result.total) }
+                } else if var answer = refusal, answer.body.count < 64 << 10 {
+                    answer.body.append(chunk.prefix((64 << 10) - answer.body.count))
+                    refusal = answer
                 }
             }
-        } catch let error as CancellationError {
-            throw error
+        } catch let failure as TransportFailure where writer != nil {
+            writer?.close()
+            throw TransportFailure(reason: "\(failure.reason) after \(result.bytes) bytes")
         } catch {
-            throw TransportFailure(
-                reason:
-                    "GET \(AsyncHTTPExecutor.redactedPath(url)): \(AsyncHTTPExecutor.describe(error)) after \(received) bytes"
-            )
+            writer?.close()
+            throw error
         }
-        try handle.synchronize()
-        progress(received, total)
-        return Result(bytes: received, total: total, etag: etag)
+        if let refusal {
+            throw RemoteFailure(status: refusal.status, headers: refusal.headers, body: refusal.body)
+        }
+        try writer?.finish()
+        progress(result.bytes, result.total)
+        return result
     }
 
     static func size(of url: URL) -> Int64 {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}
+
+/// The partial file a download appends to.
+private final class PartialFile {
+    private let handle: FileHandle
+    private(set) var size: Int64
+
+    /// Opens `url` for writing from `offset`: truncated when 0, appended to otherwise.
+    init(at url: URL, from offset: Int64) throws {
+        if offset == 0 { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        handle = try FileHandle(forWritingTo: url)
+        if offset == 0 { try handle.truncate(atOffset: 0) } else { try handle.seekToEnd() }
+        size = offset
+    }
+
+    func write(_ data: Data) throws {
+        try handle.write(contentsOf: data)
+        size += Int64(data.count)
+    }
+
+    /// Makes what was written durable and closes the file.
+    func finish() throws {
+        try handle.synchronize()
+        close()
+    }
+
+    func close() {
+        try? handle.close()
     }
 }

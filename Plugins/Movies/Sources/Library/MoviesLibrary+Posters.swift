@@ -4,7 +4,7 @@ import SyncKernel
 extension MoviesLibrary {
     /// The poster cache, with the runtime's connectivity and events.
     public func posters() -> PosterCache {
-        let transport = runtime.transport(for: MoviesPlugin.name)
+        let transport = plugin.context.transport
         return PosterCache(
             settings: plugin.settings,
             folder: plugin.context.directory.appendingPathComponent("posters"),
@@ -12,10 +12,8 @@ extension MoviesLibrary {
             clock: runtime.clock,
             events: runtime.events,
             connectivity: runtime.connectivity,
-            baseURL: {
-                guard let transport else { throw FerryError(.plugin, "the movies plugin has no transport") }
-                return try await transport.baseURL()
-            }
+            executor: transport.executor,
+            baseURL: { try await transport.baseURL() }
         )
     }
 }

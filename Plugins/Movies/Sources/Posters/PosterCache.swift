@@ -21,6 +21,7 @@ public struct PosterCache: Sendable {
         clock: any KernelClock,
         events: EventBus?,
         connectivity: (any ConnectivityMonitor)?,
+        executor: any HTTPExecutor,
         baseURL: @escaping @Sendable () async throws -> String
     ) {
         self.settings = settings
@@ -32,7 +33,8 @@ public struct PosterCache: Sendable {
             budget: TransferBudget(maxBytes: settings.posters.maxSize.bytes, maxAge: settings.posters.maxAge.value),
             clock: clock,
             events: events,
-            connectivity: connectivity
+            connectivity: connectivity,
+            executor: executor
         )
     }
 
