@@ -39,6 +39,26 @@ struct FileCacheTests {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
     }
 
+    @Test func downloadsGoThroughTheExecutorTheyAreGivenAndAreVerifiedAsEver() async throws {
+        let executor = RecordingExecutor()
+        let data = Self.bytes(1000)
+        executor.enqueue(
+            .respond(HTTPResponse(status: 200, headers: ["content-length": "1000"], body: data)),
+            .respond(HTTPResponse(status: 200, headers: [:], body: Data("short".utf8)))
+        )
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-files-\(UUID().uuidString)")
+        let cache = FileCache(owner: "test.files", root: root, store: try FerryStore.inMemory(), executor: executor)
+        let file = try await cache.fetch(
+            TransferRequest(key: "a", url: "https://media.test/a.bin", sha256: SHA256Hasher.hex(data))
+        )
+        #expect(try Data(contentsOf: file.url) == data)
+        await #expect(throws: (any Error).self) {
+            _ = try await cache.fetch(TransferRequest(key: "b", url: "https://media.test/b.bin", expectedBytes: 1000))
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("b").path))
+        #expect(executor.requests.map(\.url) == ["https://media.test/a.bin", "https://media.test/b.bin"])
+    }
+
     @Test func aDownloadIsVerifiedMovedIntoPlaceAndServedLocallyAfterwards() async throws {
         try await FileServer.with { server, url in
             let fixture = try Fixture()
