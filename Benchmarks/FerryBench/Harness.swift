@@ -30,7 +30,8 @@ struct Harness {
         concurrency: Int = 8,
         batchSize: Int = 100,
         network: Bool = false,
-        token: String? = nil
+        token: String? = nil,
+        probe: Bool = false
     ) async throws -> FerryRuntime {
         let yaml = """
             data_dir: \(folder.path)
@@ -45,7 +46,9 @@ struct Harness {
             """
         let configuration = try FerryConfiguration.parse(yaml, file: "bench.yaml")
         var options = FerryRuntime.Options()
-        options.connectivity = ManualConnectivity()
+        // The real probe (of `server`, over the machine's interfaces) where the scenario
+        // measures connectivity itself; a fixed "online" everywhere else.
+        options.connectivity = probe ? nil : ManualConnectivity()
         options.credentials = StaticCredentials(token: token)
         return try await FerryRuntime.open(
             configuration: configuration,

@@ -38,7 +38,7 @@ struct Options {
                 out = value
             case "-h", "--help":
                 print(
-                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes] [--out DIR]"
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes,soak] [--out DIR]"
                 )
                 exit(0)
             default:
@@ -104,6 +104,9 @@ do {
     }
     if options.wants("recipes") {
         try await RecipeSaveScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    if options.wants("soak") {
+        try await SoakScenario(harness: harness, report: report, smoke: smoke).run()
     }
     report.machine["load_average_end"] = loadAverage()
     report.machine["finished"] = ISO8601DateFormatter().string(from: Date())
