@@ -15,7 +15,8 @@ public struct CachedRead<Value: Sendable>: Sendable {
     /// Why the network was not asked or did not answer, when that happened during this read.
     public var offline: String?
 
-    /// Creates a result.
+    /// Creates the answer of a read; `offline` is nil when the network answered or was
+    /// not needed.
     public init(value: Value, origin: CacheOrigin, hasPendingWrites: Bool, offline: String? = nil) {
         self.value = value
         self.origin = origin
@@ -30,9 +31,12 @@ public struct CachedRead<Value: Sendable>: Sendable {
 /// What the cache holds for a read: the value, and whether it includes local writes still
 /// waiting in the outbox. Read both in one store access.
 public struct CacheSnapshot<Value: Sendable>: Sendable {
+    /// The value as the cache holds it.
     public var value: Value
+    /// Whether the value includes local writes still waiting in the outbox.
     public var hasPendingWrites: Bool
 
+    /// Creates a snapshot of what the cache holds.
     public init(value: Value, hasPendingWrites: Bool) {
         self.value = value
         self.hasPendingWrites = hasPendingWrites

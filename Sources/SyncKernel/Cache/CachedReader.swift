@@ -39,14 +39,16 @@ public struct CachedReader: Sendable {
     /// Reads under `policy`.
     ///
     /// - Parameters:
+    ///   - policy: whether the cache is shown, and when the network is asked.
     ///   - cache: the cached value and whether it includes unsent local writes, or nil
     ///     when the cache holds no answer yet.
     ///   - refresh: brings the cache up to date from the remote.
     ///   - deliver: called with each answer as soon as it is known: the cached one, then the refreshed one.
     /// - Returns: the last answer delivered.
     /// - Throws: `requires_connection` when the policy needs the network and there is none
-    ///   (`network_only`, or `cache_first` with an empty cache), and the refresh's own
-    ///   failure when it is not an offline one and nothing was delivered.
+    ///   (`network_only`, or `cache_first` with an empty cache); `not_found` when
+    ///   `cache_only` finds nothing cached; and the refresh's own failure when it is not an
+    ///   offline one and nothing was delivered.
     @discardableResult
     public func read<Value: Sendable>(
         _ policy: CachePolicy,

@@ -5,6 +5,7 @@ import Yams
 public struct FerryConfiguration: Sendable {
     /// The file it came from, for messages.
     public let file: String
+    /// The kernel's settings: every top-level key except `plugins:` and `domains:`.
     public var kernel: KernelSettings
     /// Each plugin's section: the kernel's keys, and the rest for the plugin to decode.
     public var plugins: [String: PluginSection]
@@ -13,6 +14,8 @@ public struct FerryConfiguration: Sendable {
 
     /// One plugin's section of `config.yaml`.
     public struct PluginSection: Sendable {
+        /// The keys of the section that the kernel reads (`enabled`, `remote`, `pull_every`,
+        /// `retry`, `operations`); every other key is the plugin's.
         public var kernel: PluginKernelSettings
         /// The plugin's own keys, decoded by `decodeSettings`.
         let settings: FrozenNode
@@ -36,6 +39,10 @@ public struct FerryConfiguration: Sendable {
     }
 
     /// Reads and validates the configuration at `path`.
+    ///
+    /// - Throws: a `configuration` error when the file is missing, unreadable, not valid
+    ///   YAML, or holds an unknown key or a value out of range; the message names the
+    ///   file, the key path and the line.
     public static func load(path: String, yaml: SafeYAML = SafeYAML()) throws -> FerryConfiguration {
         guard FileManager.default.fileExists(atPath: path) else {
             throw FerryError(
@@ -135,6 +142,9 @@ public struct FerryConfiguration: Sendable {
     }
 
     /// Decodes a plugin's own keys into its settings type, refusing unknown keys.
+    ///
+    /// A plugin without a section decodes an empty mapping, so a `Settings` type whose
+    /// keys all have defaults needs no section keys at all.
     public func decodeSettings<Settings: Codable>(_ type: Settings.Type, plugin: String) throws -> Settings {
         let section = plugins[plugin]
         return try StrictDecoder(file: file).decode(

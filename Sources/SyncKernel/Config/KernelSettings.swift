@@ -1,6 +1,6 @@
 import Foundation
 
-/// The kernel's part of `config.yaml`: everything but the `plugins` section.
+/// The kernel's part of `config.yaml`: everything but the `plugins` and `domains` sections.
 public struct KernelSettings: Codable, Sendable {
     /// Where the store and the plugins' files live, relative to the config file.
     public var dataDir: String = ".ferry"
@@ -8,11 +8,18 @@ public struct KernelSettings: Codable, Sendable {
     public var server: String = "embedded"
     /// How far a local write survives: `normal` (a crash) or `full` (a power loss).
     public var durability: Durability = .normal
+    /// The name of the lowest log level written (`trace`, `debug`, `info`, `notice`,
+    /// `warning`, `error`, `critical`); the executable that sets up logging checks it.
     public var logLevel: String = "info"
+    /// `network:`: how the kernel decides whether the remote can be reached.
     public var network: NetworkSettings = .init()
+    /// `sync:`: how the runner sends, batches and pulls.
     public var sync: SyncSettings = .init()
+    /// The top-level `retry:`: the default backoff of every operation. A plugin section and
+    /// an operation each override the fields they set on top of it.
     public var retry: RetryOverride = .init()
 
+    /// Creates the defaults, as an empty `config.yaml` gives them.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
@@ -22,6 +29,7 @@ public struct KernelSettings: Codable, Sendable {
         case network, sync, retry
     }
 
+    /// Decodes the section; a key that is absent keeps its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         dataDir = try container.decodeIfPresent(String.self, forKey: .dataDir) ?? dataDir
@@ -36,11 +44,14 @@ public struct KernelSettings: Codable, Sendable {
 
 /// `network:` in `config.yaml`.
 public struct NetworkSettings: Codable, Sendable {
-    /// `auto` (probe), or pin the state at start: `online`, `offline`.
+    /// `auto` probes; `online` or `offline` pin reachability when the store holds no
+    /// `ferry network` setting yet (it is stored as that setting at start).
     public var mode: NetworkOverride = .auto
-    /// How long a probe result is trusted.
+    /// How long a probe result is trusted; also the longest wait between the quicker probes
+    /// made while the remote is unreachable and work waits for it.
     public var probeInterval: Seconds = 15
 
+    /// Creates the defaults: `auto`, and a 15 second probe interval.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
@@ -48,6 +59,7 @@ public struct NetworkSettings: Codable, Sendable {
         case probeInterval = "probe_interval"
     }
 
+    /// Decodes the section; a key that is absent keeps its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decodeIfPresent(NetworkOverride.self, forKey: .mode) ?? mode
@@ -57,11 +69,12 @@ public struct NetworkSettings: Codable, Sendable {
 
 /// `sync:` in `config.yaml`.
 public struct SyncSettings: Codable, Sendable {
-    /// Operations on different entities sent at once.
+    /// How many deliveries (one operation, or one batch of one plugin's operations) are in
+    /// flight at once, 1 to 256; operations on one entity still go one at a time, in order.
     public var concurrency: Int = 8
-    /// How often an idle runner looks for work queued by other processes.
+    /// How often an idle runner looks for work queued by other processes, 10 ms to 60 s.
     public var pollInterval: Seconds = 0.5
-    /// How often each plugin pulls remote changes.
+    /// How often each plugin pulls remote changes, unless its section sets `pull_every`.
     public var pullEvery: Seconds = 300
     /// How long one request may take.
     public var requestTimeout: Seconds = 30
@@ -69,10 +82,12 @@ public struct SyncSettings: Codable, Sendable {
     public var batchSize: Int = 100
     /// The remote's batch endpoint (docs/protocol.md, "Batch"), below each plugin's remote.
     public var batchPath: String = "/v1/batch"
-    /// The largest answer read from a remote (a batch's answer included); a larger one is
-    /// a failed request, never read whole into memory.
+    /// The largest answer read from a remote (a batch's answer included), 64 KiB to 4 GiB;
+    /// a larger one is a failed request, never read whole into memory: the operation becomes
+    /// a dead letter whose reason names this key, and a batch sends its operations again alone.
     public var maxAnswer: ByteCount = .megabytes(32)
 
+    /// Creates the defaults (docs/configuration.md lists them).
     public init() {}
 
     enum CodingKeys: String, CodingKey {
@@ -85,6 +100,7 @@ public struct SyncSettings: Codable, Sendable {
         case maxAnswer = "max_answer"
     }
 
+    /// Decodes the section; a key that is absent keeps its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency) ?? concurrency
@@ -98,13 +114,26 @@ public struct SyncSettings: Codable, Sendable {
 }
 
 /// A partial retry policy from `config.yaml`; unset fields keep the value below them.
+///
+/// The levels apply in order: the plugin's default for the operation, the top-level
+/// `retry:`, the plugin section's `retry:`, then the operation's own `retry:`.
+///
+/// ```yaml
+/// retry: {base_delay: 2s, max_attempts: 5}
+/// ```
 public struct RetryOverride: Codable, Sendable, Equatable {
+    /// `base_delay`: the delay after the first failed attempt.
     public var baseDelay: Seconds?
+    /// `multiplier`: each further delay is the previous one times this (at least 1).
     public var multiplier: Double?
+    /// `max_delay`: no backoff is longer (a `Retry-After` may ask for more).
     public var maxDelay: Seconds?
+    /// `max_attempts`: failed attempts that reached the remote before a dead letter.
     public var maxAttempts: Int?
+    /// `jitter`: the share of each delay that is randomised, 0 to 1.
     public var jitter: Double?
 
+    /// Creates an override that changes nothing.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
@@ -129,14 +158,22 @@ public struct RetryOverride: Codable, Sendable, Equatable {
 
 /// One operation's overrides under `plugins.<name>.operations.<kind>`.
 public struct OperationOverride: Codable, Sendable, Equatable {
+    /// `delivery`: `queued` or `online_only`.
     public var delivery: Delivery?
+    /// `requires`: the network the operation may be sent over (`network` or `unmetered`).
     public var requires: NetworkRequirement?
+    /// `coalesce`: how a new write folds into an unsent one of the same entity.
     public var coalesce: CoalesceMode?
+    /// `cancels`: kinds whose unsent operation and this one cancel out; replaces the plugin's list.
     public var cancels: [String]?
+    /// `supersedes`: kinds whose unsent operations this one drops; replaces the plugin's list.
     public var supersedes: [String]?
+    /// `conflict`: what happens when the remote answers 409 or 412.
     public var conflict: ConflictPolicy?
+    /// `retry`: the operation's own backoff, over the plugin section's.
     public var retry: RetryOverride?
 
+    /// Creates an override that changes nothing.
     public init() {}
 
     /// `policy` with this override's fields applied.
@@ -155,13 +192,20 @@ public struct OperationOverride: Codable, Sendable, Equatable {
 
 /// The kernel's keys of a plugin section; every other key belongs to the plugin.
 public struct PluginKernelSettings: Codable, Sendable {
+    /// `enabled`: whether the plugin runs; a section that is present runs unless this is
+    /// `false`.
     public var enabled: Bool = true
     /// A base URL for this plugin only; default: the top-level `server`.
     public var remote: String?
+    /// `retry`: the backoff of the plugin's operations, over the top-level `retry:`.
     public var retry: RetryOverride?
+    /// `pull_every`: how often this plugin pulls; default: `sync.pull_every`.
     public var pullEvery: Seconds?
+    /// `operations`: overrides of the policies of the kinds the plugin sends, by kind; a kind the
+    /// plugin does not send is an error.
     public var operations: [String: OperationOverride] = [:]
 
+    /// Creates the settings of a section that sets none of the kernel's keys.
     public init() {}
 
     static let keys: Set<String> = ["enabled", "remote", "retry", "pull_every", "operations"]
@@ -172,6 +216,7 @@ public struct PluginKernelSettings: Codable, Sendable {
         case operations
     }
 
+    /// Decodes the kernel's keys; a key that is absent keeps its default.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? enabled

@@ -5,15 +5,24 @@ import Yams
 /// (a node and depth budget over the composed tree), `${ENV}` interpolation in
 /// scalar values only, and errors that give line and column but never quote the file.
 public struct SafeYAML: Sendable {
+    /// The largest text parsed, in UTF-8 bytes (1 MiB).
     public var maxBytes: Int = 1 << 20
+    /// The most values the tree may hold once composed.
     public var maxNodes: Int = 100_000
+    /// The deepest nesting allowed.
     public var maxDepth: Int = 64
     /// Looks up environment variables for `${NAME}` and `${NAME:-default}`.
     public var environment: @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] }
 
+    /// A reader with the default limits that reads the process's environment.
     public init() {}
 
     /// Parses `text` (from `file`, for messages) into a node tree with variables substituted.
+    ///
+    /// `${NAME:-default}` uses `default` when `NAME` is unset or empty.
+    ///
+    /// - Throws: a `configuration` error when the text is over a limit, is not valid YAML,
+    ///   uses an alias, or names an unset variable without a default.
     public func parse(_ text: String, file: String) throws -> Node {
         guard text.utf8.count <= maxBytes else {
             throw FerryError(
@@ -117,10 +126,12 @@ public struct SafeYAML: Sendable {
 
 /// Renders a key path the way a person would write it: `plugins.recipes.retry.max_attempts`.
 public enum KeyPath {
+    /// `path` joined with dots, indices as `[n]`; "the top level" when it is empty.
     public static func render(_ path: [String]) -> String {
         path.isEmpty ? "the top level" : path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
     }
 
+    /// A coding path rendered the same way, integer keys as indices.
     public static func render(_ path: [any CodingKey]) -> String {
         render(path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue })
     }

@@ -2,12 +2,18 @@ import Foundation
 
 /// A duration in configuration: a number of seconds or text such as `500ms`, `30s`, `5m`, `2h`, `90d`.
 public struct Seconds: Codable, Sendable, Equatable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// The duration in seconds.
     public var value: TimeInterval
 
+    /// A duration of `value` seconds.
     public init(_ value: TimeInterval) { self.value = value }
+    /// A duration of `value` seconds, from a literal such as `0.5`.
     public init(floatLiteral value: Double) { self.value = value }
+    /// A duration of `value` seconds, from a literal such as `30`.
     public init(integerLiteral value: Int) { self.value = TimeInterval(value) }
 
+    /// Decodes a non-negative number of seconds, or text with a unit (`ms`, `s`, `m`, `h`, `d`);
+    /// anything else is an error that says what to write.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self), number.isFinite, number >= 0 {
@@ -25,6 +31,7 @@ public struct Seconds: Codable, Sendable, Equatable, ExpressibleByFloatLiteral, 
         value = parsed
     }
 
+    /// Encodes the number of seconds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)

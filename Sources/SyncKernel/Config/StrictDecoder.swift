@@ -6,12 +6,20 @@ import Yams
 /// Codable ignores unknown keys silently; here the decoded value is encoded again and
 /// every key of the input that did not survive the round trip is reported with its line.
 public struct StrictDecoder: Sendable {
+    /// The file the nodes came from, named in every error.
     public let file: String
 
+    /// A decoder whose errors name `file`.
     public init(file: String) {
         self.file = file
     }
 
+    /// Decodes `node`, found at `path` in the file, into `type`.
+    ///
+    /// A key set to an empty or null value is not reported as unknown.
+    ///
+    /// - Throws: a `configuration` error that names the key path and its line: an unknown key,
+    ///   a value of the wrong type, a missing required key, or a value out of those allowed.
     public func decode<T: Codable>(_ type: T.Type, from node: Node, at path: [String]) throws -> T {
         let value: T
         do {

@@ -3,22 +3,33 @@ import GRDB
 
 /// A write the remote disagreed with, as a policy or a person sees it.
 public struct ConflictReport: Sendable, Equatable {
+    /// The conflict's id, a lower-case UUID; a unique prefix finds it too.
     public var id: String
+    /// The id of the operation the remote refused, as it was sent.
     public var operationID: UUID
+    /// The plugin that sent the operation.
     public var plugin: String
+    /// The operation's kind.
     public var kind: String
+    /// The entity key the operation wrote.
     public var entity: String
+    /// The policy that decided, or that left the conflict to a person.
     public var policy: ConflictPolicy
+    /// The remote's status: 409 or 412.
     public var status: Int
     /// The operation's payload.
     public var local: Data
     /// The remote's current entity, when the remote sent it.
     public var remote: Data?
+    /// The remote's reason, as `RemoteFailure.reason` gives it.
     public var reason: String
     /// `open` until resolved; then `local`, `remote` or `merged`.
     public var outcome: String
+    /// When the remote refused the write.
     public var createdAt: Date
 
+    /// Creates a report of `operation`'s conflict; the plugin, kind, entity and local payload
+    /// come from the operation.
     public init(
         id: String = UUID().uuidString.lowercased(),
         operation: QueuedOperation,

@@ -19,13 +19,15 @@ public enum ConflictStore {
         )
     }
 
-    /// Conflicts, newest first; `openOnly` keeps those that wait for a person.
+    /// Conflicts, newest first, at most 500; `openOnly` keeps those that wait for a person.
     public static func list(openOnly: Bool, in db: Database) throws -> [ConflictReport] {
         let filter = openOnly ? "WHERE outcome = 'open'" : ""
         return try Row.fetchAll(db, sql: "SELECT * FROM kernel_conflicts \(filter) ORDER BY created_at DESC LIMIT 500")
             .map(ConflictReport.init(row:))
     }
 
+    /// The conflict with id `id`, or one whose id starts with it (a short id); nil when
+    /// there is none.
     public static func find(_ id: String, in db: Database) throws -> ConflictReport? {
         try Row.fetchOne(
             db,

@@ -13,6 +13,8 @@ public protocol ConnectivityMonitor: Sendable {
 }
 
 extension ConnectivityMonitor {
+    /// Does nothing: a monitor that keeps no probe result has nothing to forget.
     public func reportUnreachable() async {}
+    /// Does nothing: a monitor that keeps no probe result has nothing to renew.
     public func reportReachable() async {}
 }

@@ -3,23 +3,35 @@ import Foundation
 /// A setting that pins connectivity, kept in the store so that every process sees it
 /// (`ferry network offline|online|auto`, `ferry network metered|unmetered|auto`).
 public enum NetworkOverride: String, Codable, Sendable, CaseIterable {
+    /// No pin: the monitor's own answer stands.
     case auto
+    /// Reachable, even when the probe says otherwise.
     case online
+    /// Unreachable: nothing is sent or pulled, and no probe goes out.
     case offline
+    /// The link counts as metered: operations that require `unmetered` wait.
     case metered
+    /// The link counts as unmetered, even a cellular one.
     case unmetered
 }
 
 /// Wraps another monitor and applies the overrides stored in the settings table.
+///
+/// Reachability (`offline`, `online`) and metering (`metered`, `unmetered`) are two
+/// settings, each `auto` until set; they are read on every `current()`, so a pin set by
+/// another process applies at once.
 public struct ForcedConnectivity: ConnectivityMonitor {
     let base: any ConnectivityMonitor
     let settings: SettingsStore
 
+    /// Wraps `base`, reading the overrides from `settings`.
     public init(base: any ConnectivityMonitor, settings: SettingsStore) {
         self.base = base
         self.settings = settings
     }
 
+    /// The base monitor's state with the stored overrides applied; `offline` answers without
+    /// asking the base monitor.
     public func current() async -> ConnectivityState {
         let reachability = (try? await settings.value(NetworkOverride.self, for: SettingsKey.reachability)) ?? .auto
         let metering = (try? await settings.value(NetworkOverride.self, for: SettingsKey.metering)) ?? .auto
@@ -40,10 +52,12 @@ public struct ForcedConnectivity: ConnectivityMonitor {
         return state
     }
 
+    /// Passes the report to the base monitor.
     public func reportUnreachable() async {
         await base.reportUnreachable()
     }
 
+    /// Passes the report to the base monitor.
     public func reportReachable() async {
         await base.reportReachable()
     }

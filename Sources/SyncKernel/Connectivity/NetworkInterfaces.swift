@@ -4,12 +4,14 @@ import Foundation
 public struct NetworkInterfaces: Sendable {
     let root: String
 
+    /// Reads the interfaces under `root` (another folder in tests).
     public init(root: String = "/sys/class/net") {
         self.root = root
     }
 
     /// The best interface that is up: wired before Wi-Fi before cellular, or `.other`
-    /// when the system does not say (containers, other platforms).
+    /// when the system does not say (containers, other platforms); `.none` when no interface
+    /// but loopback is up.
     public func primaryKind() -> InterfaceKind {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return .other }
         let kinds = names.filter { $0 != "lo" && isUp($0) }.map(kind(of:))

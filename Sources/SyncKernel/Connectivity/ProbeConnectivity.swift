@@ -13,8 +13,14 @@ public actor ProbeConnectivity: ConnectivityMonitor {
     private let executor: any HTTPExecutor
     private var cached: (state: ConnectivityState, at: Date)?
 
+    /// Creates a monitor that probes `remotes` and trusts a result for `interval` seconds.
+    ///
     /// - Parameters:
-    ///   - remotes: the base URLs of the remotes; each is probed at `/v1/health`.
+    ///   - remotes: the base URLs of the remotes; each is probed at `/v1/health`, with a
+    ///     3 second timeout, until one answers. With no remote, a link that is up is enough.
+    ///   - interval: how long, in seconds, a result is reused.
+    ///   - interfaces: where the kind of link is read (tests pass a fake folder).
+    ///   - clock: the clock that ages results.
     ///   - executor: what puts the probe on the wire (the runtime's, so tests can replace it).
     public init(
         remotes: @escaping @Sendable () async -> [String],
@@ -35,6 +41,9 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         base.trimmingSuffix("/") + "/v1/health"
     }
 
+    /// The last result while it is younger than `interval`; else a new look: unreachable at
+    /// once when no interface is up, otherwise reachable when any remote answers the probe.
+    /// A cellular link counts as metered.
     public func current() async -> ConnectivityState {
         let now = clock.now()
         if let cached, now.timeIntervalSince(cached.at) < interval { return cached.state }
@@ -54,10 +63,13 @@ public actor ProbeConnectivity: ConnectivityMonitor {
         return state
     }
 
+    /// Forgets the last result, so that the next `current()` probes again.
     public func reportUnreachable() async {
         cached = nil
     }
 
+    /// Counts an answered request as a successful probe: the result is renewed, or becomes
+    /// reachable when an interface is up.
     public func reportReachable() async {
         if let cached, cached.state.reachable {
             self.cached = (cached.state, clock.now())

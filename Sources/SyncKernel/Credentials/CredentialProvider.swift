@@ -18,6 +18,8 @@ public protocol CredentialProvider: Sendable {
 }
 
 extension CredentialProvider {
+    /// No account: queued work is not kept apart by account.
     public func account() async -> String? { nil }
+    /// No headers besides the bearer token.
     public func sessionHeaders() async -> [(name: String, value: String)] { [] }
 }

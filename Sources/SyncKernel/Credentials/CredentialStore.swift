@@ -9,11 +9,13 @@ public protocol CredentialStore: Sendable {
     func save(_ data: Data) throws
     /// Forgets what is stored.
     func delete() throws
-    /// A token that changes whenever another process saved; nil if the store cannot tell.
+    /// A value that changes whenever another process saved (a modification time); nil if
+    /// the store cannot tell.
     func revision() -> Date?
 }
 
 extension CredentialStore {
+    /// Nil: the store cannot tell when another process saved.
     public func revision() -> Date? { nil }
 }
 
@@ -21,12 +23,18 @@ extension CredentialStore {
 ///
 /// A file that others can read is refused, with the command that fixes it.
 public struct FileCredentialStore: CredentialStore {
+    /// The credential file's path.
     public let path: String
 
+    /// Keeps credentials in the file at `path`; nothing is read or written until asked.
     public init(path: String) {
         self.path = path
     }
 
+    /// The file's bytes, or nil when there is no file.
+    ///
+    /// - Throws: a `file` error when the file can be read by its group or others; the message
+    ///   gives the `chmod` that fixes it.
     public func load() throws -> Data? {
         guard let info = status() else { return nil }
         let mode = Int(info.st_mode & 0o777)
@@ -39,6 +47,8 @@ public struct FileCredentialStore: CredentialStore {
         return FileManager.default.contents(atPath: path)
     }
 
+    /// Writes `data` to a new file of mode 0600 and renames it over the old one, creating the
+    /// folder with mode 0700 when it is missing: a reader never sees half a file.
     public func save(_ data: Data) throws {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
@@ -57,6 +67,7 @@ public struct FileCredentialStore: CredentialStore {
         }
     }
 
+    /// Removes the file, if there is one.
     public func delete() throws {
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
     }

@@ -6,12 +6,19 @@ import GRDB
 /// operation's payload as the body. It gets queueing, retries, connectivity, conflicts,
 /// a pull and a CLI (`ferry domain NAME ...`) from the kernel like any plugin.
 public struct DeclaredDomain: SyncPlugin {
+    /// The type's name; each declared domain runs under its own name (`pluginName`), the key
+    /// under `domains:`.
     public static let name = "domain"
+    /// Empty: a declared domain's operations and their policies come from its YAML, per
+    /// instance.
     public static let operations: [String: OperationPolicy] = [:]
 
+    /// The domain's name: its key under `domains:`.
     public let pluginName: String
+    /// The domain's section of `config.yaml`.
     public let settings: DeclaredDomainSettings
 
+    /// Creates the domain named by `context.name` from its section.
     public init(settings: DeclaredDomainSettings, context: PluginContext) {
         self.pluginName = context.name
         self.settings = settings
@@ -28,6 +35,10 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
+    /// Makes the HTTP call the operation's kind declares, with the payload as its JSON body
+    /// (none for GET and DELETE). A JSON object in the answer replaces the local document
+    /// when no later operation of the entity is waiting; an answer that is not a JSON object,
+    /// or names another `id`, makes the operation a dead letter and keeps the local document.
     public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
             throw FerryError(
@@ -89,11 +100,13 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
+    /// Replaces the local document with the remote's, when the conflict carried it.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote else { return }
         try DeclaredEntities.upsert(domain: pluginName, entity: conflict.entity, body: remote, in: db)
     }
 
+    /// Renames the local document kept under `localID` to `remoteID`.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
         try DeclaredEntities.rename(domain: pluginName, from: localID, to: remoteID, in: db)
     }

@@ -19,7 +19,9 @@ public enum DeclaredEntities {
 
     /// An entity as the CLI shows it.
     public struct Row: Sendable, Encodable {
+        /// The entity key.
         public let entity: String
+        /// The document, as the JSON text it was stored as.
         public let body: String
     }
 
@@ -69,8 +71,14 @@ public enum DeclaredEntities {
 }
 
 extension FerryRuntime {
-    /// Queues `kind` on `entity` of a declared domain with a JSON `body`, and applies it
-    /// to the local document in the same transaction.
+    /// Submits `kind` on `entity` of a declared domain with a JSON `body`, and applies it
+    /// to the local document: PUT and POST store the body, PATCH merges it into the
+    /// document (JSON merge patch), DELETE removes the document.
+    ///
+    /// Honours the operation's `delivery` as `submit(_:apply:)` does: queued operations
+    /// commit with the local change; an `online_only` one is sent first.
+    ///
+    /// - Throws: a `usage` error when the domain or the kind is unknown, or `body` is not JSON.
     public func submitDeclared(domain: String, kind: String, entity: String, body: Data) async throws -> SubmitResult {
         guard let declared = registry.plugin(named: domain) as? DeclaredDomain else {
             throw FerryError(.usage, "no domain \(domain) in \(configuration.file); declare it under domains:")

@@ -272,7 +272,7 @@ extension SyncEngine {
             if !parked {
                 let gone = "\(reason); \(entity) has nothing left to send (it was discarded), so this cannot go"
                 try await apply(
-                    .deadLetter(reason: gone, attempts: operation.attempts + 1),
+                    .deadLetter(reason: gone, attempts: operation.attempts),
                     to: operation,
                     policy: policy,
                     plugin: plugin,

@@ -27,6 +27,7 @@ public actor SyncEngine: Service {
     /// Requests that leave a batch to go alone share these permits (`sync.concurrency`).
     let requestLimiter: RequestLimiter
 
+    /// Creates an engine for `runtime`; the operations it sends are leased to `owner`.
     public init(runtime: FerryRuntime, owner: LeaseOwner = .current) {
         self.runtime = runtime
         self.owner = owner
@@ -34,7 +35,7 @@ public actor SyncEngine: Service {
     }
 
     /// Does everything that can be done now, once: sends due operations until none is
-    /// left, pulls every plugin, and returns what happened.
+    /// left, pulls every plugin when the remote is reachable, and returns what happened.
     public func runOnce() async throws -> RunSummary {
         summary = RunSummary()
         try await reclaimAbandonedLeases()

@@ -5,9 +5,11 @@ import Synchronization
 public final class EventBus: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<SyncEvent>.Continuation]>([:])
 
+    /// Creates a bus with no subscribers.
     public init() {}
 
-    /// A stream of the events emitted from now on; it ends when the consumer stops iterating.
+    /// A stream of the events emitted from now on; it ends when the consumer stops iterating
+    /// or `finish()` is called. A consumer that falls behind keeps the newest `limit` events.
     public func subscribe(bufferingNewest limit: Int = 1024) -> AsyncStream<SyncEvent> {
         let (stream, continuation) = AsyncStream<SyncEvent>.makeStream(bufferingPolicy: .bufferingNewest(limit))
         let id = UUID()
@@ -18,6 +20,7 @@ public final class EventBus: Sendable {
         return stream
     }
 
+    /// Hands `event` to every current subscriber; it never waits for them.
     public func emit(_ event: SyncEvent) {
         let targets = subscribers.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(event) }

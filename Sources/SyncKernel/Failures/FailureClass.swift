@@ -2,21 +2,29 @@ import Foundation
 
 /// The kernel's reading of why a send failed; decided in one place, `FailureClass.classify`.
 public enum FailureClass: Sendable, Equatable {
-    /// No answer from the remote: waits for connectivity and spends no attempt.
+    /// No answer from the remote (`TransportFailure`, or a `requires_connection` error):
+    /// waits for connectivity and spends no attempt.
     case offline(reason: String)
-    /// The remote may recover (5xx, 408, 429): back off, honouring `Retry-After`.
+    /// The remote may recover (5xx, 408, 429, a 409 with `Retry-After` or
+    /// `idempotency_key_in_flight`, a `remote_unavailable` error, or an error the kernel does
+    /// not know): back off with jitter, honouring `Retry-After`; spends one attempt.
     case transient(reason: String, retryAfter: TimeInterval?)
-    /// 401: refresh the credentials, else hold the plugin's queue until someone logs in.
+    /// A 401 that the transport's one refresh did not cure, or a `needs_login` error: hold
+    /// the plugin's queue until the credential provider has a credential other than the
+    /// refused one. Spends no attempt.
     case unauthorized(reason: String)
     /// 409 or 412: the remote disagrees; the operation's conflict policy decides.
     case conflict(status: Int, reason: String, remote: Data?)
-    /// Any other 4xx, or an answer that cannot be read: a dead letter with the reason.
+    /// Any other 4xx, an answer that cannot be read or is larger than `sync.max_answer`, or
+    /// any other `FerryError`: a dead letter with the reason, after one attempt.
     case rejected(reason: String)
     /// The operation refers to another entity of its plugin that has not reached the remote
     /// yet (`WaitsForEntity`): it waits for it, spending nothing.
     case waitsFor(entity: String, reason: String)
 
     /// Classifies any error a handler or the transport threw. `now` resolves HTTP-date `Retry-After` values.
+    ///
+    /// `Retry-After` is read as delay seconds or an HTTP date and capped at 24 hours.
     public static func classify(_ error: any Error, now: Date) -> FailureClass {
         switch error {
         case let failure as TransportFailure:

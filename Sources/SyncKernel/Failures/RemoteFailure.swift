@@ -4,14 +4,17 @@ import Foundation
 ///
 /// Handlers throw it (the transport does it for them) and the kernel classifies it.
 public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status, outside 200..<300.
     public let status: Int
     /// Response headers, lower-cased names.
     public let headers: [String: String]
+    /// The answer's body as the remote sent it.
     public let body: Data
     /// On a 401, the fingerprint of the credential the remote refused (nil when none was
     /// sent): a queue held for a login resumes once the provider has another.
     var refusedCredential: String?
 
+    /// Creates a failure; pass `headers` with lower-cased names.
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
@@ -45,6 +48,7 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
         return try? JSONSerialization.data(withJSONObject: current, options: [.sortedKeys, .fragmentsAllowed])
     }
 
+    /// The remote's reason.
     public var description: String { reason }
 
     private struct ErrorShape: Decodable {
@@ -58,8 +62,11 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
 
 /// The request never got an answer: no route, DNS, refused, reset, timed out, cut TLS.
 public struct TransportFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for logs and the queue.
     public let reason: String
+    /// Creates a failure that says `reason`.
     public init(reason: String) { self.reason = reason }
+    /// The reason.
     public var description: String { reason }
 }
 
@@ -68,7 +75,9 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
 public struct AnswerTooLarge: Error, Sendable, CustomStringConvertible {
     /// The limit, in bytes.
     public let limit: Int
+    /// Creates the failure for an answer over `limit` bytes.
     public init(limit: Int) { self.limit = limit }
+    /// The reason stored on the dead letter: the limit and the key that sets it.
     public var description: String {
         "the answer is larger than \(ByteCount(Int64(limit))), the limit sync.max_answer sets; raise it in config.yaml if the remote's answers are that large"
     }

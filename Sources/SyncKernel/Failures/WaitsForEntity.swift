@@ -12,10 +12,13 @@ public struct WaitsForEntity: Error, Sendable, CustomStringConvertible {
     /// What a person reads in the queue: what is waited for and why.
     public let reason: String
 
+    /// Says that the operation waits for `entity` (a key of the same plugin), with the
+    /// reason a person reads.
     public init(entity: String, reason: String) {
         self.entity = entity
         self.reason = reason
     }
 
+    /// The reason.
     public var description: String { reason }
 }

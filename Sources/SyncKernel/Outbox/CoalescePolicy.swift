@@ -1,4 +1,7 @@
 /// How a new operation folds into an unsent one of the same kind on the same entity.
+///
+/// Only an operation never handed to the transport, queued under the same account, is
+/// folded into; once one may have reached the remote, every later write is sent.
 public enum CoalesceMode: String, Codable, Sendable, CaseIterable {
     /// Every operation is sent.
     case keepAll = "keep_all"
@@ -17,6 +20,7 @@ public struct CoalescePolicy: Sendable, Equatable {
     /// Kinds that this kind makes pointless: an unsent `update` before a `delete` is dropped.
     public var supersedes: Set<String>
 
+    /// Creates rules; by default every operation is sent.
     public init(mode: CoalesceMode = .keepAll, cancels: Set<String> = [], supersedes: Set<String> = []) {
         self.mode = mode
         self.cancels = cancels
@@ -38,9 +42,14 @@ public struct CoalescePolicy: Sendable, Equatable {
 
 /// The outcome of comparing a new operation with the latest unsent one on its entity.
 public enum CoalesceDecision: Sendable, Equatable {
+    /// Keep both: the new operation is stored behind the unsent one.
     case append
+    /// The new payload replaces the unsent operation's; nothing new is stored.
     case replacePayload
+    /// The new payload is merged into the unsent operation's as a JSON merge patch.
     case mergePayload
+    /// The unsent operation is removed, and the new one stored.
     case dropPrevious
+    /// The unsent operation is removed, and the new one is not stored.
     case cancelBoth
 }

@@ -3,9 +3,10 @@ import GRDB
 
 /// Local ids given to entities created offline, and the ids the remote gave them later.
 public enum IDMappings {
-    /// Records that `localID` is now `remoteID`, and rewrites every unsent operation of
-    /// `plugin` that refers to it: its entity key (also a composite key such as
-    /// `round/movie/member` that contains it) and any JSON string equal to it.
+    /// Records that `localID` is now `remoteID`, and rewrites every operation of `plugin`
+    /// in the outbox (dead letters included) that refers to it: its entity key (also a
+    /// composite key such as `round/movie/member` that contains it) and any JSON string of
+    /// its payload equal to it. The kernel calls it when a send returns a `remoteID`.
     public static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
         try db.execute(
             sql:

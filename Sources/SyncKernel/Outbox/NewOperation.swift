@@ -2,13 +2,21 @@ import Foundation
 
 /// A write a plugin hands to the outbox, in the same transaction as its local change.
 public struct NewOperation: Sendable {
+    /// The name of the plugin that sends it.
     public var plugin: String
+    /// The operation's kind, one of the plugin's `operations`; it picks the policy.
     public var kind: String
+    /// The entity key it changes: operations on one key go out one at a time, in order. A
+    /// local id (`local-<uuid>`) for an entity created offline is rewritten once the remote
+    /// gives its id.
     public var entity: String
+    /// The JSON the plugin's `send` reads back (`QueuedOperation.decodePayload`).
     public var payload: Data
+    /// The entity as the plugin last knew it from the remote, for the `merge` conflict policy.
     public var base: Data?
 
-    /// Creates an operation whose payload is `payload` encoded as JSON.
+    /// Creates an operation whose payload is `payload` encoded as JSON (`JSONEncoder.ferry`:
+    /// snake_case keys, ISO-8601 dates).
     public init<Payload: Encodable>(
         plugin: String,
         kind: String,

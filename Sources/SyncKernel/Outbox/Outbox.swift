@@ -6,8 +6,10 @@ import GRDB
 /// Every method runs inside a transaction the caller opened, so a plugin's local
 /// write and the operation that carries it commit together.
 public struct Outbox: Sendable {
+    /// The policy of every operation kind of the enabled plugins.
     public let policies: PolicyBook
 
+    /// Creates the outbox that queues under `policies`.
     public init(policies: PolicyBook) {
         self.policies = policies
     }

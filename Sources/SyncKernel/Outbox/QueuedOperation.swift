@@ -8,8 +8,12 @@ import GRDB
 public struct QueuedOperation: Sendable, Hashable, Identifiable {
     /// Insertion order; operations on one entity go out in this order.
     public var sequence: Int64
+    /// A time-ordered UUID (version 7), stable across retries and restarts and sent as
+    /// `Idempotency-Key`; a conflict resolved by resending gives it a new one.
     public var id: UUID
+    /// The name of the plugin that sends it.
     public var plugin: String
+    /// The operation's kind; it picks the policy.
     public var kind: String
     /// The entity this operation changes; operations on one entity go out in order.
     public var entity: String
@@ -17,13 +21,20 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var payload: Data
     /// The entity as the plugin last knew it from the remote, for merges.
     public var base: Data?
+    /// When it was queued; the `last_write_wins` policy compares it with the remote's
+    /// `updated_at`.
     public var createdAt: Date
     /// Attempts that reached the remote and failed; offline tries are not counted.
     public var attempts: Int
+    /// When it is due next (after a backoff, or a wait for connectivity).
     public var nextAttemptAt: Date
+    /// Where it stands in the outbox.
     public var state: OperationState
+    /// The runner sending it (`host:pid`) while it is in flight.
     public var leaseOwner: String?
+    /// When its lease runs out and another runner may reclaim it.
     public var leaseUntil: Date?
+    /// Why the last attempt failed, or what it waits for, as a person reads it.
     public var lastError: String?
     /// True once the operation has been handed to the transport: it can no longer be coalesced.
     public var dispatched: Bool
@@ -51,6 +62,10 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
 }
 
 extension QueuedOperation: FetchableRecord {
+    /// Reads a row of the outbox.
+    ///
+    /// - Throws: a `storage` error when the stored id is not a UUID: inventing one would make
+    ///   the remote apply the write a second time.
     public init(row: Row) throws {
         sequence = row["seq"]
         let text: String = row["id"]

@@ -2,7 +2,7 @@
 public enum NetworkRequirement: String, Codable, Sendable, CaseIterable {
     /// Any connection.
     case network
-    /// A connection that is not metered (Wi-Fi or wired, not cellular or a hotspot).
+    /// A connection that is not metered: not cellular, and not pinned as metered.
     case unmetered
 }
 

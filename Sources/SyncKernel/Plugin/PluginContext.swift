@@ -9,6 +9,7 @@ import Logging
 public struct PluginContext: Sendable {
     /// The plugin's name (or a declared domain's), the key of its section in `config.yaml`.
     public let name: String
+    /// The store the plugin's tables live in, shared with the kernel's outbox.
     public let store: FerryStore
     /// The plugin's transport, pointed at its remote, with the runner's credentials.
     public let transport: HTTPTransport
@@ -16,10 +17,14 @@ public struct PluginContext: Sendable {
     public let directory: URL
     /// The kernel's settings table, shared by every process on the store.
     public let settings: SettingsStore
+    /// The kernel's event stream, to emit on or subscribe to.
     public let events: EventBus
+    /// The kernel's clock: the plugin asks it for the time so that tests control it.
     public let clock: any KernelClock
+    /// The runner's logger.
     public let logger: Logger
 
+    /// Creates a context; the runtime builds one per plugin, and tests may build their own.
     public init(
         name: String,
         store: FerryStore,

@@ -3,8 +3,10 @@ import Foundation
 /// The enabled plugins of a runner, built from their types and `config.yaml`,
 /// with the policies of every operation they send.
 public struct PluginRegistry: Sendable {
-    /// Enabled plugins in the order the composition root lists them.
+    /// Enabled plugins in the order the composition root lists them, then the declared
+    /// domains by name.
     public let plugins: [any SyncPlugin]
+    /// The policy of every operation kind, with the overrides of `config.yaml` applied.
     public let policies: PolicyBook
 
     /// The enabled plugin called `name`.
@@ -12,6 +14,7 @@ public struct PluginRegistry: Sendable {
         plugins.first { $0.pluginName == name }
     }
 
+    /// The names of the enabled plugins and declared domains, in `plugins` order.
     public var names: [String] { plugins.map(\.pluginName) }
 
     /// The plugin types that `configuration` enables, after checking that it names only known plugins.

@@ -35,13 +35,17 @@ public protocol SyncPlugin: Sendable {
     /// Builds the plugin from its settings.
     init(settings: Settings, context: PluginContext) throws
 
-    /// Sends one operation to the remote; throws `RemoteFailure` or `TransportFailure` on failure.
+    /// Sends one operation to the remote through `context.transport` and says what to store.
+    ///
+    /// Throw what the transport threw (`RemoteFailure`, `TransportFailure`), or
+    /// `WaitsForEntity`; the kernel classifies every failure (`FailureClass.classify`).
     func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome
 
     /// Pulls remote changes into the plugin's tables. Default: nothing to pull.
     func pull(_ context: PluginContext) async throws -> PullSummary
 
-    /// Rewrites the plugin's rows after the remote gave a local entity its id.
+    /// Rewrites the plugin's rows after the remote gave a local entity its id, in the
+    /// transaction that records the mapping. Default: nothing to rewrite.
     func remap(localID: String, to remoteID: String, in db: Database) throws
 
     /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
@@ -54,7 +58,8 @@ public protocol SyncPlugin: Sendable {
     /// Default: its `updated_at` field.
     func remoteUpdatedAt(_ remote: Data) -> Date?
 
-    /// What signing out would remove from this plugin's local data, for the confirmation prompt.
+    /// What signing out would remove from this plugin's local data, for the confirmation
+    /// prompt; nil when nothing. Default: nil.
     func localDataAtRisk(in db: Database) throws -> String?
 
     /// One sentence about a conflict in the domain's words (which movie won), for
@@ -64,20 +69,28 @@ public protocol SyncPlugin: Sendable {
 
 /// Settings of a plugin that has none.
 public struct EmptySettings: Codable, Sendable {
+    /// No settings.
     public init() {}
 }
 
 extension SyncPlugin {
+    /// No summary line.
     public static var summary: String { "" }
+    /// `Self.name`.
     public var pluginName: String { Self.name }
+    /// No tables of its own.
     public static var migrations: [StoreMigration] { [] }
 
+    /// Nothing to pull: an empty summary.
     public func pull(_ context: PluginContext) async throws -> PullSummary { PullSummary() }
 
+    /// Nothing to rewrite.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {}
 
+    /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}
 
+    /// Throws a `plugin` error: this plugin cannot merge, so the conflict waits for a person.
     public func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data {
         throw FerryError(
             .plugin,
@@ -85,6 +98,8 @@ extension SyncPlugin {
         )
     }
 
+    /// The entity's `updated_at`, as ISO-8601 with or without fractional seconds; nil when
+    /// it has none.
     public func remoteUpdatedAt(_ remote: Data) -> Date? {
         guard let object = try? JSONSerialization.jsonObject(with: remote) as? [String: Any],
             let text = object["updated_at"] as? String
@@ -92,8 +107,10 @@ extension SyncPlugin {
         return ISO8601DateFormatter.ferry.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 
+    /// Nil: nothing at risk.
     public func localDataAtRisk(in db: Database) throws -> String? { nil }
 
+    /// Nil: the remote's reason describes the conflict.
     public func describe(_ conflict: ConflictReport) -> String? { nil }
 }
 

@@ -7,7 +7,8 @@ public struct FeedChange: Sendable {
     public let id: String
     /// The entity as the remote sent it (a JSON object, keys sorted); nil for a deletion.
     public let entity: Data?
-    /// This plugin's unsent operations on the entity, oldest first. A pull never undoes a
+    /// This plugin's unsent operations on the entity (dead letters excluded), oldest first.
+    /// A pull never undoes a
     /// local write: when there are some, the remote state is the base and these are applied
     /// again on top (a rebase).
     public let pending: [QueuedOperation]

@@ -18,10 +18,17 @@ extension PluginContext {
     /// restored from a backup), the feed is pulled again from the start (`fromStart`).
     ///
     /// - Parameters:
+    ///   - path: the feed's path below the plugin's remote.
+    ///   - cursorName: the name the feed's cursor is stored under (`cursor:`); a plugin with
+    ///     several feeds gives each its own.
     ///   - pageSize: the `limit` asked for each page.
     ///   - fromStart: pull every page from the beginning and apply them in one transaction,
     ///     then `sweep` the rows the remote no longer has: a resync, for a plugin that
     ///     rebuilds its cache.
+    ///   - apply: applies one change, inside the page's transaction.
+    ///   - sweep: removes, during a resync, the rows the remote no longer has; without it,
+    ///     a resync removes nothing.
+    /// - Returns: what the changes did, counted over every page.
     public func follow(
         _ path: String,
         cursor cursorName: String = "default",

@@ -3,6 +3,7 @@ import GRDB
 
 /// Durable pull cursors, one per plugin and name.
 public enum SyncCursors {
+    /// The cursor `plugin` stored under `name`, or nil before its first pull.
     public static func cursor(plugin: String, name: String, in db: Database) throws -> String? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT cursor FROM kernel_cursors WHERE plugin = ? AND name = ?"),
@@ -10,6 +11,8 @@ public enum SyncCursors {
         )
     }
 
+    /// Stores `cursor` for `plugin` under `name`, replacing the one before; call it in the
+    /// transaction that applies the rows the cursor covers.
     public static func save(_ cursor: String, plugin: String, name: String, now: Date, in db: Database) throws {
         try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO kernel_cursors (plugin, name, cursor, updated_at) VALUES (?, ?, ?, ?)"

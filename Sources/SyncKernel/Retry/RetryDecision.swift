@@ -22,6 +22,10 @@ public enum RetryDecision {
     /// Decides the next step for an operation that has spent `attempts` attempts.
     ///
     /// - Parameters:
+    ///   - failure: the failure, as `FailureClass.classify` read it.
+    ///   - attempts: the attempts the operation has spent so far.
+    ///   - policy: the operation's backoff and attempt limit.
+    ///   - now: the time of the failure; waits are counted from it.
     ///   - unit: a random number in 0..<1 for the jitter.
     ///   - unanswered: how many requests in a row got no answer, this one included. The
     ///     first goes again as soon as the remote answers a probe; later ones back off

@@ -13,6 +13,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The share of each delay that is randomised (0 = none, 0.2 = up to 20 % either way).
     public var jitter: Double
 
+    /// Creates a policy; the defaults are those of `config.yaml`: 1 s, doubling, up to 5
+    /// minutes, 10 attempts, 20 % jitter.
     public init(
         baseDelay: TimeInterval = 1,
         multiplier: Double = 2,

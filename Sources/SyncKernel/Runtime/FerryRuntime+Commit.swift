@@ -13,7 +13,9 @@ public struct OperationsToQueue: Sendable {
 
 /// What a local write returned, and what became of each operation it queued, in order.
 public struct Committed<Value: Sendable>: Sendable {
+    /// What the write's closure returned.
     public let value: Value
+    /// What became of each queued operation, in the order the closure queued them.
     public let results: [EnqueueResult]
 }
 

@@ -3,6 +3,9 @@ import GRDB
 
 extension FerryRuntime {
     /// Releases every queue held in "needs login"; their operations become due now.
+    ///
+    /// A running engine also releases a hold by itself once the credential provider has a
+    /// credential other than the refused one.
     public func resumeAfterLogin() async throws {
         let now = clock.now()
         try await store.write { db in try PluginState.resumeAfterLogin(now: now, in: db) }
@@ -11,6 +14,8 @@ extension FerryRuntime {
 
 extension FerryRuntime {
     /// Holds every plugin's queue until someone logs in (after a logout or a refused session).
+    /// Nothing is dropped; a running engine ends the hold once the credential provider has
+    /// a credential again.
     public func holdAllForLogin(reason: String) async throws {
         let names = registry.names
         try await store.write { db in
@@ -34,7 +39,8 @@ extension FerryRuntime {
         }
     }
 
-    /// Drops every unsent operation queued under `account`.
+    /// Drops every operation queued under `account`, dead letters and open conflicts
+    /// included, except those being sent right now; returns how many it dropped.
     public func discardQueued(forAccount account: String) async throws -> Int {
         try await store.write { db in
             let sequences = try Int64.fetchAll(

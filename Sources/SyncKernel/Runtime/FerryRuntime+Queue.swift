@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 extension FerryRuntime {
-    /// Sends a dead (or waiting) operation again now, with its attempts reset.
+    /// Sends a dead (or waiting) operation again now, with its attempts reset. An operation
+    /// in another state (in flight, queued behind another, in a conflict) is left as it is.
     public func retry(_ operation: QueuedOperation) async throws {
         let now = clock.now()
         try await store.write { db in
@@ -47,8 +48,11 @@ extension FerryRuntime {
         }
     }
 
-    /// Drops an operation for good. The plugin's cursors are reset so that the next pull
-    /// brings the entity back to the remote's state.
+    /// Drops an operation for good, and marks its open conflict, if any, `discarded`. The
+    /// plugin's cursors are reset so that the next pull brings the entity back to the
+    /// remote's state.
+    ///
+    /// - Throws: a `usage` error while the operation is being sent.
     public func discard(_ operation: QueuedOperation) async throws {
         guard operation.state != .inFlight else {
             throw FerryError(.usage, "operation \(operation.shortID) is being sent right now; try again in a moment")

@@ -5,30 +5,45 @@ import GRDB
 public struct QueueInspector: Sendable {
     let runtime: FerryRuntime
 
+    /// Inspects the queue of `runtime`.
     public init(runtime: FerryRuntime) {
         self.runtime = runtime
     }
 
     /// The state of one plugin's queue.
     public struct PluginStatus: Sendable, Codable, Equatable {
+        /// The plugin's name.
         public var plugin: String
+        /// Operations first in line for their entity (due, or waiting for something).
         public var pending = 0
+        /// Operations behind an earlier one on the same entity.
         public var queued = 0
+        /// Operations being sent now.
         public var inFlight = 0
+        /// Dead letters.
         public var dead = 0
+        /// Operations waiting for a person to resolve their conflict.
         public var conflicts = 0
+        /// Pending operations whose last send got no answer.
         public var waitingForConnectivity = 0
+        /// Pending operations waiting out a backoff after a failure.
         public var backingOff = 0
+        /// Whether the plugin's queue is held for a login.
         public var needsLogin = false
+        /// When the plugin last pulled successfully, if ever.
         public var lastSync: Date?
     }
 
     /// The whole runner's state.
     public struct Status: Sendable, Codable, Equatable {
+        /// Connectivity as the runtime's monitor sees it now.
         public var connectivity: ConnectivityState
+        /// Each enabled plugin's queue, in registry order.
         public var plugins: [PluginStatus]
     }
 
+    /// The state of every enabled plugin's queue and of connectivity; the counts come from
+    /// counters the store keeps, so this stays fast however long the queue is.
     public func status() async throws -> Status {
         let names = runtime.registry.names
         let now = runtime.clock.now()
@@ -82,7 +97,7 @@ public struct QueueInspector: Sendable {
         return Status(connectivity: await runtime.connectivity.current(), plugins: plugins)
     }
 
-    /// Operations, oldest first, optionally of one plugin or state.
+    /// Operations, oldest first, optionally of one plugin or state; at most `limit`.
     public func list(
         plugin: String? = nil,
         state: OperationState? = nil,
@@ -106,6 +121,8 @@ public struct QueueInspector: Sendable {
     }
 
     /// The operation whose id is `id`, starts with it or ends with it (`shortID`).
+    ///
+    /// - Throws: `not_found` when none matches, `usage` when several do.
     public func find(_ id: String) async throws -> QueuedOperation {
         let text = id.lowercased()
         let matches = try await runtime.store.read { db in
@@ -126,7 +143,9 @@ public struct QueueInspector: Sendable {
 
     /// Why an operation is not being sent right now: a sentence, and what a person can do.
     public struct Explanation: Sendable, Equatable, CustomStringConvertible {
+        /// The sentence a person reads.
         public let text: String
+        /// What a person can do about it, when there is something.
         public let remedy: Remedy?
 
         init(_ text: String, remedy: Remedy? = nil) {
@@ -134,6 +153,7 @@ public struct QueueInspector: Sendable {
             self.remedy = remedy
         }
 
+        /// The sentence.
         public var description: String { text }
     }
 

@@ -5,21 +5,25 @@ import GRDB
 public struct SettingsStore: Sendable {
     let store: FerryStore
 
+    /// Reads and writes the settings table of `store`.
     public init(store: FerryStore) {
         self.store = store
     }
 
-    /// The value stored under `key`, decoded from its text form.
+    /// The value stored under `key`, decoded from its text form; nil when nothing is stored
+    /// or the text is not one of `T`'s values.
     public func value<T: RawRepresentable & Sendable>(_ type: T.Type, for key: String) async throws -> T?
     where T.RawValue == String {
         try await store.read { db in try Self.text(for: key, in: db).flatMap(T.init(rawValue:)) }
     }
 
+    /// Stores `value` under `key` in its own transaction; nil removes the key.
     public func set<T: RawRepresentable & Sendable>(_ value: T?, for key: String) async throws
     where T.RawValue == String {
         try await store.write { db in try Self.set(value?.rawValue, for: key, in: db) }
     }
 
+    /// The text stored under `key`, read inside a transaction the caller opened.
     public static func text(for key: String, in db: Database) throws -> String? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT value FROM kernel_settings WHERE key = ?"),
@@ -27,6 +31,7 @@ public struct SettingsStore: Sendable {
         )
     }
 
+    /// Stores `text` under `key` inside a transaction the caller opened; nil removes the key.
     public static func set(_ text: String?, for key: String, in db: Database) throws {
         if let text {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO kernel_settings (key, value) VALUES (?, ?)")

@@ -2,9 +2,9 @@ import Foundation
 
 /// The kernel's source of time: what time it is, and a way to wait until a moment.
 ///
-/// The kernel never calls `Date()` or `Task.sleep` itself; it asks its clock, so that
-/// tests can run hours of backoff in milliseconds with `TestClock` from
-/// `SyncKernelTesting`.
+/// The kernel never calls `Date()` itself, and waits for what it schedules (polls,
+/// backoffs, probes) through its clock, so that tests can run hours of backoff in
+/// milliseconds with `TestClock` from `SyncKernelTesting`.
 public protocol KernelClock: Sendable {
     /// The current time.
     func now() -> Date
@@ -14,10 +14,13 @@ public protocol KernelClock: Sendable {
 
 /// The wall clock.
 public struct SystemClock: KernelClock {
+    /// The wall clock.
     public init() {}
 
+    /// The current wall-clock time.
     public func now() -> Date { Date() }
 
+    /// Sleeps until `deadline` (returns at once when it has passed); throws `CancellationError` when the task is cancelled.
     public func sleep(until deadline: Date) async throws {
         let seconds = deadline.timeIntervalSinceNow
         guard seconds > 0 else { return }
