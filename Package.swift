@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `swift package generate-documentation --target SyncKernel` (SyncKernel.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "FerryHashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
