@@ -1,5 +1,5 @@
 import Foundation
-import SyncKernel
+@testable import SyncKernel
 import Testing
 
 @Suite("Retry decisions and failure classes")

@@ -1,8 +1,9 @@
 import Foundation
 import RecipesPlugin
-import SyncKernel
 import SyncKernelTesting
 import Testing
+
+@testable import SyncKernel
 
 @Suite("Recipes: pulls keep local writes, sign-out keeps saves")
 struct SyncLifecycleTests {

@@ -5,7 +5,7 @@ import Yams
 ///
 /// Codable ignores unknown keys silently; here the decoded value is encoded again and
 /// every key of the input that did not survive the round trip is reported with its line.
-public struct StrictDecoder: Sendable {
+struct StrictDecoder: Sendable {
     /// The file the nodes came from, named in every error.
     public let file: String
 

@@ -28,7 +28,7 @@ public struct CoalescePolicy: Sendable, Equatable {
     }
 
     /// What to do with the latest unsent operation (of kind `previousKind`) when an operation of `newKind` arrives.
-    public func decision(previousKind: String, newKind: String) -> CoalesceDecision {
+    func decision(previousKind: String, newKind: String) -> CoalesceDecision {
         if cancels.contains(previousKind) { return .cancelBoth }
         if supersedes.contains(previousKind) { return .dropPrevious }
         guard previousKind == newKind else { return .append }
@@ -41,7 +41,7 @@ public struct CoalescePolicy: Sendable, Equatable {
 }
 
 /// The outcome of comparing a new operation with the latest unsent one on its entity.
-public enum CoalesceDecision: Sendable, Equatable {
+enum CoalesceDecision: Sendable, Equatable {
     /// Keep both: the new operation is stored behind the unsent one.
     case append
     /// The new payload replaces the unsent operation's; nothing new is stored.

@@ -7,7 +7,7 @@ public enum IDMappings {
     /// in the outbox (dead letters included) that refers to it: its entity key (also a
     /// composite key such as `round/movie/member` that contains it) and any JSON string of
     /// its payload equal to it. The kernel calls it when a send returns a `remoteID`.
-    public static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
+    static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
         try db.execute(
             sql:
                 "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",

@@ -13,14 +13,14 @@ public enum SyncCursors {
 
     /// Stores `cursor` for `plugin` under `name`, replacing the one before; call it in the
     /// transaction that applies the rows the cursor covers.
-    public static func save(_ cursor: String, plugin: String, name: String, now: Date, in db: Database) throws {
+    static func save(_ cursor: String, plugin: String, name: String, now: Date, in db: Database) throws {
         try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO kernel_cursors (plugin, name, cursor, updated_at) VALUES (?, ?, ?, ?)"
         ).execute(arguments: [plugin, name, cursor, now.timeIntervalSince1970])
     }
 
     /// Forgets every cursor of `plugin`, so that the next pull starts from the beginning.
-    public static func reset(plugin: String, in db: Database) throws {
+    static func reset(plugin: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM kernel_cursors WHERE plugin = ?", arguments: [plugin])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the outbox does with an operation after a failed send.
-public enum RetryAction: Sendable, Equatable {
+enum RetryAction: Sendable, Equatable {
     /// Try again at `at`; `attempts` is the new count of attempts spent.
     case retry(at: Date, attempts: Int, reason: String)
     /// No answer: the probe looks at once; the operation goes again at `recheckAt` if the
@@ -18,7 +18,7 @@ public enum RetryAction: Sendable, Equatable {
 }
 
 /// The pure decision of what follows a failure: no clock, no database, no randomness of its own.
-public enum RetryDecision {
+enum RetryDecision {
     /// Decides the next step for an operation that has spent `attempts` attempts.
     ///
     /// - Parameters:

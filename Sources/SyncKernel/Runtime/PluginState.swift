@@ -50,7 +50,7 @@ public enum PluginState {
     }
 
     /// Records that `plugin` pulled successfully at `now`.
-    public static func recordSync(_ plugin: String, at now: Date, in db: Database) throws {
+    static func recordSync(_ plugin: String, at now: Date, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO kernel_plugin_state (plugin, last_sync_at) VALUES (?, ?)
