@@ -41,4 +41,17 @@ struct IdempotencyKeyTests {
         let keys = executor.requests.map { $0.header("Idempotency-Key") }
         #expect(keys == [Self.id.uuidString.lowercased(), Self.id.uuidString.lowercased()])
     }
+
+    @Test func theRunnersCredentialsNeverGoToAThirdPartysURL() async throws {
+        let executor = RecordingExecutor()
+        let credentials = StaticCredentials(token: "secret")
+        credentials.setSessionHeaders([("X-Acting-As-Member", "mem_kid")])
+        let transport = HTTPTransport(baseURL: "http://remote.test/api", credentials: credentials, executor: executor)
+        _ = try await transport.send(HTTPRequest("GET", "https://api.themoviedb.org/3/movie/1"))
+        _ = try await transport.send(HTTPRequest("GET", "http://remote.test/api/v1/files/a"))
+        _ = try await transport.send(HTTPRequest("GET", "/v1/recipes"))
+        let sent = executor.requests.map { ($0.header("Authorization"), $0.header("X-Acting-As-Member")) }
+        #expect(sent.map(\.0) == [nil, "Bearer secret", "Bearer secret"])
+        #expect(sent.map(\.1) == [nil, "mem_kid", "mem_kid"])
+    }
 }

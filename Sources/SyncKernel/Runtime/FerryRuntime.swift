@@ -4,17 +4,40 @@ import Logging
 
 /// Everything a runner or a command needs, opened once: configuration, store,
 /// plugins, transports, connectivity, events and the clock.
+///
+/// ```swift
+/// let configuration = try FerryConfiguration.load(path: "config.yaml")
+/// let runtime = try await FerryRuntime.open(configuration: configuration, pluginTypes: [NotesPlugin.self])
+/// let notes = try runtime.plugin(NotesPlugin.self)
+/// // ... work with `notes` and `runtime` ...
+/// await runtime.shutdown()
+/// ```
 public final class FerryRuntime: Sendable {
+    /// The configuration it was opened with.
     public let configuration: FerryConfiguration
+    /// The database the plugins, the outbox and the settings share.
     public let store: FerryStore
+    /// The enabled plugins and declared domains, with the policies of their operations.
     public let registry: PluginRegistry
+    /// The queue of writes waiting for a remote, with the registry's policies.
     public let outbox: Outbox
+    /// The bus the engine, the plugins' contexts and the file caches given it emit to: what
+    /// was queued, sent, retried, pulled or downloaded, as it happens.
     public let events: EventBus
+    /// The clock of the runtime and its plugins (`Options.clock`).
     public let clock: any KernelClock
+    /// Whether the remotes can be reached: the probe of the configured remotes (or
+    /// `Options.connectivity`), with the offline and metered overrides in `settings`
+    /// applied on top.
     public let connectivity: any ConnectivityMonitor
+    /// The settings table every process of the runner shares, where the network overrides
+    /// live; when `network.mode` is not `auto` and no reachability override is stored,
+    /// opening the runtime stores it there.
     public let settings: SettingsStore
+    /// The logger of the runtime, its transports and its plugins (`Options.logger`).
     public let logger: Logger
-    /// The credentials every transport uses; the auth plugin installs itself here.
+    /// The credentials every transport uses: it forwards to `Options.credentials`, or else
+    /// to the first enabled plugin that provides credentials (the auth plugin).
     public let credentials: any CredentialProvider
     /// Each plugin's (and declared domain's) context, by name.
     let contexts: [String: PluginContext]
@@ -26,6 +49,7 @@ public final class FerryRuntime: Sendable {
 
     /// How a runtime reaches the outside world; tests replace every part.
     public struct Options: Sendable {
+        /// The clock of the runtime, its plugins and the probe (tests use `TestClock`).
         public var clock: any KernelClock = SystemClock()
         /// Replaces the probe (tests use `ManualConnectivity`); the stored overrides still apply.
         public var connectivity: (any ConnectivityMonitor)?
@@ -36,6 +60,7 @@ public final class FerryRuntime: Sendable {
             }
             return value
         }
+        /// The logger the runtime, its transports and its plugins write to.
         public var logger = Logger(label: "ferry")
         /// Credentials to use instead of a plugin's (tests use `StaticCredentials`).
         public var credentials: (any CredentialProvider)?
@@ -43,6 +68,8 @@ public final class FerryRuntime: Sendable {
         /// `AsyncHTTPExecutor` of the runtime's own, closed by `shutdown()`.
         public var executor: (any HTTPExecutor)?
 
+        /// The defaults: the system clock, the probe, remotes used as configured (with
+        /// `embedded` refused), the plugins' own credentials and an executor of the runtime's own.
         public init() {}
     }
 
@@ -74,7 +101,20 @@ public final class FerryRuntime: Sendable {
         self.contexts = contexts
     }
 
-    /// Opens the store, migrates it, builds the enabled plugins of `types` and connectivity.
+    /// Opens the store, migrates it, builds the enabled plugins of `pluginTypes` and connectivity.
+    ///
+    /// Each enabled plugin, and each domain declared in the configuration, gets a context
+    /// whose transport points at its `remote` (or the configured `server`), shares the
+    /// runtime's executor and credentials, and has `sync.request_timeout` and
+    /// `sync.max_answer` as its limits.
+    ///
+    /// - Parameters:
+    ///   - configuration: the loaded configuration; it says which plugins are enabled and
+    ///     where the data directory is.
+    ///   - pluginTypes: every plugin type the front end knows; those not enabled are skipped.
+    ///   - options: how the runtime reaches the outside world; tests replace every part.
+    ///   - existing: a store to use instead of `ferry.sqlite` in the data directory; it is
+    ///     used as it is, so it must already have the enabled plugins' migrations.
     public static func open(
         configuration: FerryConfiguration,
         pluginTypes: [any SyncPlugin.Type],
@@ -179,7 +219,8 @@ public final class FerryRuntime: Sendable {
         return try P(settings: settings, context: context)
     }
 
-    /// The transport of `plugin`.
+    /// The transport of `plugin` (or of a declared domain), or nil when none by that name
+    /// is enabled.
     public func transport(for plugin: String) -> HTTPTransport? {
         contexts[plugin]?.transport
     }
@@ -190,7 +231,8 @@ public final class FerryRuntime: Sendable {
         try? await ownedExecutor?.shutdown()
     }
 
-    /// The context of `plugin`: what its send and pull get.
+    /// The context of `plugin` (or of a declared domain): what its send and pull get; nil
+    /// when none by that name is enabled.
     public func context(for plugin: String) -> PluginContext? {
         contexts[plugin]
     }
@@ -229,7 +271,8 @@ actor RemoteResolver {
 }
 
 extension FerryRuntime {
-    /// The enabled plugin of type `P`, for its commands.
+    /// The enabled plugin of type `P`, for its commands; throws `FerryError(.configuration)`
+    /// naming the key to add when it is not enabled.
     public func plugin<P: SyncPlugin>(_ type: P.Type) throws -> P {
         guard let plugin = registry.plugin(named: P.name) as? P else {
             throw FerryError(

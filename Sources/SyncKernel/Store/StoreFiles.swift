@@ -80,9 +80,10 @@ struct StoreFiles {
     /// The error for a store that existed and has no schema now.
     func lostStore(missing: Bool) -> FerryError {
         let state = missing ? "is missing" : "is empty (no tables)"
+        let startOver = missing ? "remove \(markerPath)" : "move \(path) away and remove \(markerPath)"
         return FerryError(
             .storage,
-            "the store \(path) \(state), but this data folder held a store: it may have been truncated by a crash or replaced by a copy, and its queued operations would be lost; restore it from a backup; to start over with an empty store, move \(path) away and remove \(markerPath)"
+            "the store \(path) \(state), but this data folder held a store: it may have been truncated by a crash or replaced by a copy, and its queued operations would be lost; restore it from a backup; to start over with an empty store, \(startOver)"
         )
     }
 

@@ -16,6 +16,8 @@ public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleBy
     /// `value` megabytes (10^6 bytes).
     public static func megabytes(_ value: Int64) -> ByteCount { ByteCount(value * 1_000_000) }
 
+    /// Decodes a non-negative whole number of bytes, or text with a unit such as `500MB`;
+    /// text that is not a size is an error that says what to write.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int64.self), number >= 0 {
@@ -32,12 +34,16 @@ public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleBy
         bytes = parsed
     }
 
+    /// Encodes the number of bytes, without a unit.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(bytes)
     }
 
     /// Parses `500MB`, `1.5 GB`, `64KiB`, `2048`; nil for anything else or a negative size.
+    ///
+    /// Units are matched whatever their case (`500mb` is `500MB`); a fraction, allowed only
+    /// with a unit, is rounded down to whole bytes.
     public static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let units: [(String, Double)] = [
@@ -53,13 +59,18 @@ public struct ByteCount: Codable, Sendable, Equatable, Comparable, ExpressibleBy
         return value
     }
 
-    /// Orders sizes.
+    /// Orders sizes by their number of bytes.
+    ///
+    /// - Parameters:
+    ///   - lhs: the size that may be the smaller.
+    ///   - rhs: the size it is compared with.
     public static func < (lhs: ByteCount, rhs: ByteCount) -> Bool { lhs.bytes < rhs.bytes }
 
-    /// A short human form: `512 B`, `3.2 MB`, `1.1 GB`.
+    /// A short human form: `512 B`, `3.2 MB`, `1.10 GB`.
     public var description: String { Self.format(bytes) }
 
-    /// `bytes` in a short human form (powers of 1000).
+    /// `bytes` in a short human form (powers of 1000): `512 B`, `64.0 kB`, `3.2 MB`, `1.10 GB`;
+    /// sizes beyond are still counted in GB.
     public static func format(_ bytes: Int64) -> String {
         let value = Double(bytes)
         switch value {

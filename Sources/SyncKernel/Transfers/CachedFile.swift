@@ -6,7 +6,7 @@ public struct CachedFile: Sendable, Equatable {
     public var key: String
     /// Where it is on disk.
     public var url: URL
-    /// Its size.
+    /// Its size in bytes.
     public var bytes: Int64
     /// Its SHA-256 (hex), when it was verified against one.
     public var sha256: String?
@@ -19,7 +19,17 @@ public struct CachedFile: Sendable, Equatable {
     /// Whether this call downloaded it (false: it was served from the cache).
     public var downloaded: Bool
 
-    /// Creates a description of a cached file.
+    /// Creates a description of a cached file; the cache builds these, tests and fakes may too.
+    ///
+    /// - Parameters:
+    ///   - key: its name in the cache.
+    ///   - url: where it is on disk.
+    ///   - bytes: its size in bytes.
+    ///   - sha256: its SHA-256 (hex), when it was verified against one.
+    ///   - pinned: whether it is never evicted nor expired.
+    ///   - createdAt: when it was downloaded.
+    ///   - accessedAt: when it was last read from the cache.
+    ///   - downloaded: whether this call downloaded it.
     public init(
         key: String,
         url: URL,

@@ -38,11 +38,21 @@ public actor FileCache {
 
     /// Creates a cache of files under `root`, indexed in `store` under `owner`.
     ///
+    /// Creating it touches neither the disk nor the store; folders are created as files
+    /// arrive.
+    ///
     /// - Parameters:
+    ///   - owner: the name that scopes this cache's rows in `kernel_transfers`, such as
+    ///     `movies.posters`; two caches with the same owner see each other's files.
+    ///   - root: the folder every file lives under; requests' relative paths resolve below it.
+    ///   - store: the store whose `kernel_transfers` table indexes the files.
+    ///   - budget: the byte budget and age limit; unlimited unless given.
+    ///   - clock: what stamps downloads and uses, and decides when files expire.
+    ///   - events: receives `transferProgress` events.
     ///   - connectivity: asked before each download, so that forced offline mode and
     ///     `unmetered` requirements hold; nil downloads whenever asked.
-    ///   - events: receives `transferProgress` events.
     ///   - executor: what puts downloads on the wire (a plugin passes its transport's).
+    ///   - logger: receives a debug line when files are evicted or expire.
     public init(
         owner: String,
         root: URL,
@@ -94,6 +104,8 @@ public actor FileCache {
     /// The file of `request`: from the cache when it is there, else downloaded, verified
     /// and moved into place. Asking for a pinned file pins a cached copy.
     ///
+    /// Concurrent calls for the same key share one download.
+    ///
     /// - Throws: `requires_connection` when the request's network requirement does not
     ///   hold, `TransportFailure` when the remote did not answer (the partial file is kept
     ///   for a resume), `RemoteFailure` for an error status, `FerryError(.file)` when the
@@ -114,7 +126,12 @@ public actor FileCache {
         return try await task.value
     }
 
-    /// Marks `key` as explicitly wanted (never evicted nor expired), or not.
+    /// Marks `key` as explicitly wanted (never evicted nor expired), or not; a key the cache
+    /// does not hold is left alone.
+    ///
+    /// - Parameters:
+    ///   - key: the file's name in the cache.
+    ///   - pinned: true to pin it, false to let the budget and the age limit apply again.
     public func pin(_ key: String, _ pinned: Bool) async throws {
         let owner = self.owner
         try await store.write { db in

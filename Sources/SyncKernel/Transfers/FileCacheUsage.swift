@@ -16,6 +16,15 @@ public struct FileCacheUsage: Sendable, Equatable, Codable {
     public var maxAgeSeconds: Double?
 
     /// Creates a usage report.
+    ///
+    /// - Parameters:
+    ///   - files: the number of complete files.
+    ///   - bytes: their bytes.
+    ///   - pinnedFiles: the number of pinned files among them.
+    ///   - pinnedBytes: their bytes.
+    ///   - partialBytes: bytes of interrupted downloads.
+    ///   - maxBytes: the byte budget, or nil for none.
+    ///   - maxAgeSeconds: the age limit in seconds, or nil for none.
     public init(
         files: Int,
         bytes: Int64,

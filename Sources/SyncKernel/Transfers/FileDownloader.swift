@@ -13,7 +13,8 @@ struct FileDownloader: Sendable {
     /// What puts the request on the wire: the runtime's executor, so that downloads share
     /// its client and tests can replace it.
     let executor: any HTTPExecutor
-    /// The longest a whole download may take.
+    /// How long to wait for the answer to begin; the body then has no overall limit, only
+    /// the executor's stall timeout.
     var deadline: TimeInterval = 6 * 3600
 
     /// Downloads `url` into `partial`, continuing from its current size when `resumeETag`

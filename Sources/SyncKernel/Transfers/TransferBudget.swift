@@ -8,7 +8,11 @@ public struct TransferBudget: Sendable, Equatable {
     /// How long an unpinned file is kept after it was downloaded; nil for ever.
     public var maxAge: TimeInterval?
 
-    /// Creates a budget.
+    /// Creates a budget; a limit left nil does not apply.
+    ///
+    /// - Parameters:
+    ///   - maxBytes: the most bytes of complete files kept.
+    ///   - maxAge: how long, in seconds, an unpinned file is kept after it was downloaded.
     public init(maxBytes: Int64? = nil, maxAge: TimeInterval? = nil) {
         self.maxBytes = maxBytes
         self.maxAge = maxAge

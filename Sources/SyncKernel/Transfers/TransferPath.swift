@@ -3,11 +3,18 @@ import Foundation
 /// Turns a relative path (often built from a remote-supplied name) into a file URL
 /// that is guaranteed to lie under a root folder.
 ///
-/// A remote's file name is never trusted as a local path: absolute paths, `..`, `.`,
-/// empty segments, backslashes, NUL and other control characters are refused.
+/// A remote's file name is never trusted as a local path: `..`, `.`, empty segments,
+/// backslashes, NUL and other control characters are refused, and an absolute path is
+/// read as relative to the root (`/etc/passwd` becomes `<root>/etc/passwd`).
 public enum TransferPath {
     /// `relative` resolved under `root`; throws `FerryError(.file)` naming the path when it
     /// would escape `root` or is not a plain relative path.
+    ///
+    /// The path may have at most 1024 bytes, and each segment at most 255.
+    ///
+    /// - Parameters:
+    ///   - relative: the path, segments separated by `/`; leading slashes are dropped.
+    ///   - root: the folder the result must lie under.
     public static func resolve(_ relative: String, under root: URL) throws -> URL {
         let trimmed = relative.hasPrefix("/") ? String(relative.drop { $0 == "/" }) : relative
         let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -16,12 +16,24 @@ public struct TransferRequest: Sendable {
     public var sha256: String?
     /// Explicitly wanted: never evicted by the byte budget nor expired by age.
     public var pinned: Bool
-    /// The network the download needs (`unmetered` waits for Wi-Fi or wired).
+    /// The network the download needs. When the cache's connectivity monitor says it does
+    /// not hold (offline, or a metered link for `unmetered`), `fetch` throws
+    /// `requires_connection` without downloading.
     public var requirement: NetworkRequirement
     /// Extra request headers (e.g. `Authorization`); never logged.
     public var headers: [(String, String)]
 
     /// Creates a request; `relativePath` defaults to `key`.
+    ///
+    /// - Parameters:
+    ///   - key: the file's name in the cache, unique per cache.
+    ///   - url: the absolute http(s) URL to download.
+    ///   - relativePath: where the file goes below the cache's folder; `key` when nil.
+    ///   - expectedBytes: the size the file must have, when known.
+    ///   - sha256: the SHA-256 (hex, any case) the file must have, when known.
+    ///   - pinned: whether the file is explicitly wanted, so never evicted nor expired.
+    ///   - requirement: the network the download needs.
+    ///   - headers: extra request headers, never logged.
     public init(
         key: String,
         url: String,

@@ -4,15 +4,25 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// A request ready to go on the wire.
+/// A request ready to go on the wire, as an `HTTPExecutor` receives it: an absolute URL
+/// and every header, credentials and `Idempotency-Key` included.
 public struct PreparedRequest: Sendable {
+    /// The HTTP method, such as `GET` or `POST`.
     public var method: String
+    /// The absolute URL, query included; a `TransportFailure` names it without its query,
+    /// which may carry an API key.
     public var url: String
+    /// The headers, sent in this order; a name may appear more than once.
     public var headers: [(String, String)]
+    /// The body, or nil for none.
     public var body: Data?
+    /// How long to wait for the answer to begin, in seconds: `sync.request_timeout` for the
+    /// transport's requests, hours for a file download. `AsyncHTTPExecutor` fails a request
+    /// whose status and headers have not come by then with a `TransportFailure`; the body
+    /// that follows is not bound by it, only by the 30-second stall limit.
     public var timeout: TimeInterval
 
-    /// The value of header `name` (case-insensitive).
+    /// The value of the first header called `name` (case-insensitive), or nil.
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
@@ -23,11 +33,24 @@ public struct PreparedRequest: Sendable {
 public protocol HTTPExecutor: Sendable {
     /// Returns the answer, whatever its status; throws `TransportFailure` when none came,
     /// `AnswerTooLarge` when its body is larger than `maxBodyBytes`.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - maxBodyBytes: the largest answer body to read (`sync.max_answer` for the
+    ///     transport's requests); a larger one is not read whole.
     func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse
 
     /// Sends `request` and hands over its answer as it arrives: the status and headers to
     /// `head`, then each piece of the body to `body`, so that a file is never held in
     /// memory whole. Throws `TransportFailure` when the answer stops coming.
+    ///
+    /// An error thrown by `head` or `body` ends the exchange and is rethrown as it is.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - head: receives the status and the headers (lower-cased names) before any of
+    ///     the body.
+    ///   - body: receives each piece of the body, in order.
     func stream(
         _ request: PreparedRequest,
         head: (_ status: Int, _ headers: [String: String]) async throws -> Void,
@@ -37,6 +60,14 @@ public protocol HTTPExecutor: Sendable {
 
 extension HTTPExecutor {
     /// Streams from a whole answer, for executors that only answer whole (test fakes).
+    ///
+    /// The answer is read with `execute` and no practical size cap (`Int32.max` bytes),
+    /// then `body` gets it in one piece, or not at all when it is empty.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - head: receives the status and the headers.
+    ///   - body: receives the whole body at once.
     public func stream(
         _ request: PreparedRequest,
         head: (_ status: Int, _ headers: [String: String]) async throws -> Void,
@@ -59,6 +90,8 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     private let client: HTTPClient
     private let closed = Mutex(false)
 
+    /// Creates the executor and its client, on the process's shared event loops; nothing
+    /// connects until the first request.
     public init() {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -68,7 +101,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Closes the client once the requests in flight are done.
+    /// Closes the client once the requests in flight are done; a second call does nothing.
     public func shutdown() async throws {
         guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         try await client.shutdown()
@@ -78,6 +111,17 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         if !closed.withLock({ $0 }) { client.shutdown { _ in } }
     }
 
+    /// Sends `request` and reads its whole answer, decompressed, whatever its status.
+    ///
+    /// An answer whose `Content-Length`, or whose body as it arrives, exceeds `maxBodyBytes`
+    /// throws `AnswerTooLarge`, and the rest of it is not read. Any other failure (refused
+    /// connection, timeout, lost connection, TLS) throws a `TransportFailure` whose reason
+    /// names the method and the URL without its query; cancellation throws
+    /// `CancellationError`.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send.
+    ///   - maxBodyBytes: the largest answer body to read.
     public func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
         do {
             let response = try await client.execute(Self.outgoing(request), timeout: Self.deadline(request))
@@ -104,6 +148,17 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         }
     }
 
+    /// Sends `request` with `Accept-Encoding: identity`, so that sizes and byte ranges are
+    /// the file's own, and hands over its answer as it arrives, with no size cap.
+    ///
+    /// Failing to connect, or the body stopping, throws a `TransportFailure` whose reason
+    /// names the method and the URL without its query.
+    ///
+    /// - Parameters:
+    ///   - request: the request to send; its `timeout` bounds the wait for the status
+    ///     and headers, not the body.
+    ///   - head: receives the status and the headers (lower-cased names).
+    ///   - body: receives each piece of the body, in order.
     public func stream(
         _ request: PreparedRequest,
         head: (_ status: Int, _ headers: [String: String]) async throws -> Void,

@@ -1,16 +1,45 @@
 import Foundation
 
 /// A request a plugin sends through the kernel's transport.
+///
+/// It names what to ask, not how: the transport adds the base URL, the credentials and,
+/// during an operation's send, the `Idempotency-Key`.
+///
+/// ```swift
+/// let page = try await context.transport.send(HTTPRequest("GET", "/v1/items", query: [("limit", "100")]))
+/// let saved = try await context.transport.send(.json("PUT", "/v1/items/\(id)", body: item))
+/// ```
 public struct HTTPRequest: Sendable {
+    /// The HTTP method, such as `GET` or `PUT`; anything but `GET` and `HEAD` is a write,
+    /// which carries an idempotency key when it is part of an operation's send.
     public var method: String
     /// A path below the remote's base URL (`/v1/items/3`) or an absolute URL.
+    ///
+    /// A request to an absolute URL (a third party's) never carries an idempotency key, but
+    /// it does carry the bearer token unless `authenticated` is false.
     public var path: String
+    /// The query items, in order; the transport percent-encodes them (`+` included) and
+    /// appends them to the URL.
     public var query: [(String, String)]
+    /// Headers of the request's own, sent after the transport's `User-Agent: Ferry` and
+    /// `Accept: application/json`, which they add to rather than replace.
     public var headers: [(String, String)]
+    /// The body, sent as it is; its `Content-Type` goes in `headers` (`json(_:_:body:)`
+    /// sets both).
     public var body: Data?
-    /// Attach the credential provider's bearer token (default true).
+    /// Whether the credential provider's bearer token and session headers go with the
+    /// request (default true); set it false for a public endpoint or a third party.
     public var authenticated: Bool
 
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - method: the HTTP method, such as `GET`.
+    ///   - path: a path below the remote's base URL, or an absolute URL.
+    ///   - query: the query items, in order.
+    ///   - headers: headers of the request's own.
+    ///   - body: the body, sent as it is.
+    ///   - authenticated: whether the bearer token and session headers go with it.
     public init(
         _ method: String,
         _ path: String,
@@ -28,6 +57,14 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A request whose body is `value` encoded as JSON.
+    ///
+    /// It is encoded with `JSONEncoder.ferry` (snake_case keys, ISO-8601 dates, sorted
+    /// keys) and sent with `Content-Type: application/json`.
+    ///
+    /// - Parameters:
+    ///   - method: the HTTP method, such as `PUT`.
+    ///   - path: a path below the remote's base URL, or an absolute URL.
+    ///   - value: what the body holds.
     public static func json<Body: Encodable>(
         _ method: String,
         _ path: String,
@@ -48,20 +85,35 @@ public struct HTTPRequest: Sendable {
     var isAbsolute: Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
 }
 
-/// A successful answer.
+/// An answer from a remote: its status, headers and body.
+///
+/// `HTTPTransport.send` returns only 2xx answers (any other becomes a `RemoteFailure`); an
+/// `HTTPExecutor` returns whatever status came.
 public struct HTTPResponse: Sendable {
+    /// The HTTP status code.
     public var status: Int
     /// Header values by lower-cased name.
     public var headers: [String: String]
+    /// The body, decompressed; from the transport, at most its `maxBodyBytes`
+    /// (`sync.max_answer`).
     public var body: Data
 
+    /// Creates an answer, as an executor or a test fake builds it.
+    ///
+    /// - Parameters:
+    ///   - status: the HTTP status code.
+    ///   - headers: header values; pass lower-cased names, as `headers` is read with them.
+    ///   - body: the body.
     public init(status: Int, headers: [String: String], body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    /// Decodes the body as JSON; a body that does not decode is classified as rejected.
+    /// Decodes the body as JSON with `JSONDecoder.ferry` (snake_case keys, ISO-8601 dates).
+    ///
+    /// A body that does not decode throws a `DecodingError`; a send that lets it through
+    /// fails as rejected and its operation becomes a dead letter.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try JSONDecoder.ferry.decode(T.self, from: body)
     }

@@ -3,24 +3,44 @@ import Logging
 
 /// Sends HTTP requests for plugins: resolves the remote, attaches credentials,
 /// renews them once on a 401, and turns failures into `RemoteFailure` or `TransportFailure`.
+///
+/// While it sends an operation, the transport gives the operation's writes to its remote
+/// their `Idempotency-Key`s (`IdempotencyKeys`): the first write carries the operation's
+/// id, later ones `<id>.2`, `<id>.3`, so a resend finds the answers the remote stored. A
+/// plugin never sets these keys itself.
 public struct HTTPTransport: Sendable {
     /// The base URL of the remote (resolved lazily: an embedded server starts on first use).
     public let baseURL: @Sendable () async throws -> String
+    /// Where the bearer token and session headers come from; nil sends every request
+    /// without credentials.
     public let credentials: (any CredentialProvider)?
+    /// How long to wait for an answer to begin, in seconds (`sync.request_timeout` in a
+    /// runtime); see `PreparedRequest.timeout`.
     public let timeout: TimeInterval
-    /// The largest body accepted from a remote.
+    /// The largest answer body read from a remote, in bytes (`sync.max_answer` in a
+    /// runtime); a larger answer throws `AnswerTooLarge`, which fails the send as rejected.
     public let maxBodyBytes: Int
-    /// What puts requests on the wire.
+    /// What puts requests on the wire; a runtime's transports share its executor.
     public let executor: any HTTPExecutor
     let logger: Logger
     /// Set while the transport sends one operation: its writes carry these keys.
     let keys: IdempotencyKeys?
 
+    /// A transport whose base URL is asked for when a request goes, not when it is made.
+    ///
+    /// - Parameters:
+    ///   - baseURL: returns the remote's base URL; called for each request to a path.
+    ///   - credentials: where the bearer token comes from; nil for none.
+    ///   - timeout: how long to wait for an answer to begin, in seconds.
+    ///   - maxBodyBytes: the largest answer body read, in bytes (32 MB unless given, as `sync.max_answer`).
+    ///   - executor: what puts requests on the wire; by default an `AsyncHTTPExecutor` of
+    ///     the transport's own, whose client closes once the transport and its copies are gone.
+    ///   - logger: receives one debug line per request: method, path and status.
     public init(
         baseURL: @escaping @Sendable () async throws -> String,
         credentials: (any CredentialProvider)? = nil,
         timeout: TimeInterval = 30,
-        maxBodyBytes: Int = 64 << 20,
+        maxBodyBytes: Int = 32_000_000,
         executor: any HTTPExecutor = AsyncHTTPExecutor(),
         logger: Logger = Logger(label: "ferry.transport")
     ) {
@@ -53,7 +73,15 @@ public struct HTTPTransport: Sendable {
         self.logger = logger
     }
 
-    /// A transport for a fixed base URL.
+    /// A transport for a fixed base URL, with the defaults for the largest answer body
+    /// (32 MB) and the logger.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the remote's base URL, such as `https://sync.example.com`.
+    ///   - credentials: where the bearer token comes from; nil for none.
+    ///   - timeout: how long to wait for an answer to begin, in seconds.
+    ///   - executor: what puts requests on the wire; by default an `AsyncHTTPExecutor` of
+    ///     the transport's own.
     public init(
         baseURL: String,
         credentials: (any CredentialProvider)? = nil,
@@ -63,7 +91,8 @@ public struct HTTPTransport: Sendable {
         self.init(baseURL: { baseURL }, credentials: credentials, timeout: timeout, executor: executor)
     }
 
-    /// The same transport with other credentials (or none).
+    /// The same transport with other credentials (or none); an operation's idempotency
+    /// keys go on with it.
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
         copy(credentials: credentials, executor: executor, keys: keys)
     }
@@ -97,7 +126,19 @@ public struct HTTPTransport: Sendable {
 
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
     /// and `TransportFailure` when no answer came.
+    ///
+    /// On a 401 to an authenticated request, the credential provider is asked once to
+    /// renew the refused token, and the request goes again with the new one and the same
+    /// `Idempotency-Key`. A 401 that stands (no new token, or the new one refused too)
+    /// throws a `RemoteFailure` carrying the refused token's fingerprint, so that a queue
+    /// held for a login resumes once the provider has another. An answer larger than
+    /// `maxBodyBytes` throws `AnswerTooLarge`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        // The runner's credentials go to its own remote only, never to a third party's URL.
+        if request.isAbsolute, request.authenticated, !(try await isOwnRemote(request.path)) {
+            request.authenticated = false
+        }
         let key = request.changesState && !request.isAbsolute ? keys?.next() : nil
         let token = request.authenticated ? await credentials?.accessToken() : nil
         let first = try await execute(request, token: token, key: key)
@@ -107,6 +148,12 @@ public struct HTTPTransport: Sendable {
             return try check(try await execute(request, token: renewed, key: key), sentWith: renewed)
         }
         return try check(first, sentWith: token)
+    }
+
+    /// Whether the absolute `url` lies below this transport's remote.
+    private func isOwnRemote(_ url: String) async throws -> Bool {
+        let base = try await baseURL().trimmingSuffix("/")
+        return url == base || url.hasPrefix(base + "/") || url.hasPrefix(base + "?")
     }
 
     private func check(_ response: HTTPResponse, sentWith token: String?) throws -> HTTPResponse {
