@@ -34,7 +34,6 @@ struct SoakScenario {
         let loop = Task { try await engine.run() }
         defer { loop.cancel() }
         let idle = try await Self.cpuShare(over: seconds)
-        let accountLookups = Self.accountFileOpens(over: smoke ? 1 : 5)
         await server.goAway()
         try await enqueue(100, in: runtime, tag: "a")
         let offline = try await Self.cpuShare(over: seconds)
@@ -64,19 +63,6 @@ struct SoakScenario {
                     baselineName: "the process asleep",
                     target: "< 1%",
                     met: smoke ? nil : share < 1
-                )
-            )
-        }
-        if let accountLookups {
-            report.add(
-                Figure(
-                    scenario: "soak",
-                    size: label,
-                    metric: "idle runner, opens of /etc/passwd or /etc/group",
-                    unit: "opens",
-                    ferry: Double(accountLookups),
-                    target: "0",
-                    met: smoke ? nil : accountLookups == 0
                 )
             )
         }
@@ -113,24 +99,6 @@ struct SoakScenario {
             try await Task.sleep(for: .milliseconds(10))
         }
         throw BenchError("soak: the runner did not deliver its queue within a minute")
-    }
-
-    /// How often this process opens `/etc/passwd` or `/etc/group` in `seconds`, traced by
-    /// strace (nil when strace is not installed or may not attach).
-    static func accountFileOpens(over seconds: Int) -> Int? {
-        let strace = "/usr/bin/strace"
-        guard FileManager.default.isExecutableFile(atPath: strace) else { return nil }
-        let output = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "INT", "\(seconds)", strace, "-f", "-e", "trace=openat,open", "-p", "\(getpid())"]
-        process.standardError = output
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard text.contains("attached") else { return nil }
-        return text.split(separator: "\n").filter { $0.contains("/etc/passwd") || $0.contains("/etc/group") }.count
     }
 
     /// The process's CPU time over `seconds` of wall time, as a share of one core (%).
