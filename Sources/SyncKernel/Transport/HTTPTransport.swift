@@ -13,7 +13,7 @@ public struct HTTPTransport: Sendable {
     public let baseURL: @Sendable () async throws -> String
     /// Where the bearer token and session headers come from; nil sends every request
     /// without credentials.
-    public let credentials: (any CredentialProvider)?
+    public private(set) var credentials: (any CredentialProvider)?
     /// How long to wait for an answer to begin, in seconds (`sync.request_timeout` in a
     /// runtime); see `PreparedRequest.timeout`.
     public let timeout: TimeInterval
@@ -21,10 +21,10 @@ public struct HTTPTransport: Sendable {
     /// runtime); a larger answer throws `AnswerTooLarge`, which fails the send as rejected.
     public let maxBodyBytes: Int
     /// What puts requests on the wire; a runtime's transports share its executor.
-    public let executor: any HTTPExecutor
+    public private(set) var executor: any HTTPExecutor
     let logger: Logger
     /// Set while the transport sends one operation: its writes carry these keys.
-    let keys: IdempotencyKeys?
+    private(set) var keys: IdempotencyKeys?
 
     /// A transport whose base URL is asked for when a request goes, not when it is made.
     ///
@@ -44,27 +44,7 @@ public struct HTTPTransport: Sendable {
         executor: any HTTPExecutor = AsyncHTTPExecutor(),
         logger: Logger = Logger(label: "ferry.transport")
     ) {
-        self.init(
-            baseURL: baseURL,
-            credentials: credentials,
-            timeout: timeout,
-            maxBodyBytes: maxBodyBytes,
-            executor: executor,
-            logger: logger,
-            keys: nil
-        )
-    }
-
-    private init(
-        baseURL: @escaping @Sendable () async throws -> String,
-        credentials: (any CredentialProvider)?,
-        timeout: TimeInterval,
-        maxBodyBytes: Int,
-        executor: any HTTPExecutor,
-        logger: Logger,
-        keys: IdempotencyKeys?
-    ) {
-        self.keys = keys
+        self.keys = nil
         self.executor = executor
         self.baseURL = baseURL
         self.credentials = credentials
@@ -94,34 +74,24 @@ public struct HTTPTransport: Sendable {
     /// The same transport with other credentials (or none); an operation's idempotency
     /// keys go on with it.
     public func with(credentials: (any CredentialProvider)?) -> HTTPTransport {
-        copy(credentials: credentials, executor: executor, keys: keys)
+        var copy = self
+        copy.credentials = credentials
+        return copy
     }
 
     /// The same transport putting its requests on the wire through `executor`.
     func with(executor: any HTTPExecutor) -> HTTPTransport {
-        copy(credentials: credentials, executor: executor, keys: keys)
+        var copy = self
+        copy.executor = executor
+        return copy
     }
 
     /// The transport of one operation's send: its writes to the remote carry the
     /// operation's idempotency keys (`IdempotencyKeys`).
     func sending(_ operation: QueuedOperation) -> HTTPTransport {
-        copy(credentials: credentials, executor: executor, keys: IdempotencyKeys(operation: operation.id))
-    }
-
-    private func copy(
-        credentials: (any CredentialProvider)?,
-        executor: any HTTPExecutor,
-        keys: IdempotencyKeys?
-    ) -> HTTPTransport {
-        HTTPTransport(
-            baseURL: baseURL,
-            credentials: credentials,
-            timeout: timeout,
-            maxBodyBytes: maxBodyBytes,
-            executor: executor,
-            logger: logger,
-            keys: keys
-        )
+        var copy = self
+        copy.keys = IdempotencyKeys(operation: operation.id)
+        return copy
     }
 
     /// Sends `request`; returns a 2xx answer, throws `RemoteFailure` for any other status
