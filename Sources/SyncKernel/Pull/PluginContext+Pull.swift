@@ -8,13 +8,9 @@ extension PluginContext {
         return try await store.read { db in try SyncCursors.cursor(plugin: plugin, name: name, in: db) }
     }
 
-    /// Stores the cursor in the transaction that applies the rows it covers.
-    public func saveCursor(_ cursor: String, name: String = "default", in db: Database) throws {
+    /// Stores the cursor in the transaction that applies the rows it covers; the feed
+    /// follower's, so that no plugin pages through a feed by hand.
+    func saveCursor(_ cursor: String, name: String = "default", in db: Database) throws {
         try SyncCursors.save(cursor, plugin: self.name, name: name, now: clock.now(), in: db)
-    }
-
-    /// Unsent operations of this plugin on `entity`, oldest first.
-    public func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
-        try Outbox.unsentOperations(plugin: self.name, entity: entity, in: db)
     }
 }
