@@ -14,6 +14,10 @@ actor SessionKeeper {
     private var loadedRevision: Date?
     private var refreshing: Task<String?, any Error>?
     private var signingIn: Task<String?, any Error>?
+    /// When the remote last refused the configured username and password: automatic
+    /// sign-ins pause for `refusedSignInPause` after it, instead of asking on every pass.
+    private var signInRefusedAt: Date?
+    static let refusedSignInPause: TimeInterval = 300
 
     init(store: any CredentialStore, client: AuthClient, clock: any KernelClock, lockPath: String, logger: Logger) {
         self.store = store
@@ -70,7 +74,18 @@ actor SessionKeeper {
         if let session = try current(), session.user.username == username, let token = session.accessToken {
             return token
         }
-        return try await login(username: username, password: password).accessToken
+        if let refused = signInRefusedAt, clock.now() < refused.addingTimeInterval(Self.refusedSignInPause) {
+            return nil
+        }
+        do {
+            let token = try await login(username: username, password: password).accessToken
+            signInRefusedAt = nil
+            return token
+        } catch let failure as RemoteFailure where failure.status == 401 {
+            signInRefusedAt = clock.now()
+            logger.warning("the remote refused the configured username and password for \(username); check plugins.auth in config.yaml, or run `ferry auth login`")
+            throw failure
+        }
     }
 
     /// Renews the access token after `rejected` was refused; nil when the remote ended the session.

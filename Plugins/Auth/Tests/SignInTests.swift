@@ -49,4 +49,20 @@ struct SignInTests {
         #expect(try await harness.received("POST /v1/auth/login") == 1)
         await harness.finish()
     }
+
+    @Test func aRefusedConfiguredPasswordIsNotTriedAgainOnEveryPass() async throws {
+        let harness = try await AuthHarness.make()
+        let test = try await TestRuntime.make(
+            server: harness.server.baseURL,
+            yaml: "data_dir: \(harness.folder.appendingPathComponent("wrong").path)\nplugins:\n  auth: {username: demo, password: not-it}\n",
+            plugins: [AuthPlugin.self]
+        )
+        let auth = try test.runtime.plugin(AuthPlugin.self)
+        for _ in 0..<3 { #expect(await auth.accessToken() == nil) }
+        #expect(try await harness.received("POST /v1/auth/login") == 1)
+        test.clock.advance(by: 301)
+        #expect(await auth.accessToken() == nil)
+        #expect(try await harness.received("POST /v1/auth/login") == 2)
+        await harness.finish()
+    }
 }
