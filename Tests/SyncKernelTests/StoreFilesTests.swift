@@ -108,4 +108,25 @@ struct StoreFilesTests {
         let error = await #expect(throws: FerryError.self) { _ = try await test.operations() }
         #expect(error?.message.contains("not-a-uuid") == true)
     }
+
+    @Test func aStoreDamagedInsideFailsItsIntegrityCheckWithTheFile() async throws {
+        let path = temporaryFolder() + "/ferry.sqlite"
+        do {
+            let store = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+            let test = try await TestRuntime.make(server: "http://127.0.0.1:9", store: store)
+            for i in 0..<300 { _ = try await TestPlugin.put("k\(i)", String(repeating: "v", count: 200), in: test.runtime) }
+            try await store.checkIntegrity()
+        }
+        // 512 zero bytes in the middle of the file, as a failing disk or a bad copy leaves.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data(count: 512))
+        try handle.close()
+        let damaged = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
+        let error = await #expect(throws: FerryError.self) { try await damaged.checkIntegrity() }
+        #expect(error?.code == .storage)
+        #expect(error?.message.contains(path) == true)
+        #expect(error?.message.contains("damaged") == true)
+    }
 }

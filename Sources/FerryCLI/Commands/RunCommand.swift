@@ -20,6 +20,8 @@ struct RunCommand: RuntimeCommand {
     var once = false
 
     func run(in runtime: FerryRuntime) async throws {
+        // A damaged store can still answer some queries; it must not be synced from.
+        try await runtime.store.checkIntegrity()
         let engine = SyncEngine(runtime: runtime)
         if once {
             let summary = try await engine.runOnce()
