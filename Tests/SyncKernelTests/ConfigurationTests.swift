@@ -151,8 +151,8 @@ struct ConfigurationTests {
             yaml:
                 "retry: {max_attempts: 3}\nplugins:\n  items:\n    retry: {base_delay: 5s}\n    operations:\n      put: {retry: {max_attempts: 7}, delivery: online_only}\n"
         )
-        let put = test.runtime.outbox.policies.policy(plugin: "items", kind: "put")
-        let patch = test.runtime.outbox.policies.policy(plugin: "items", kind: "patch")
+        let put = test.runtime.policy(plugin: "items", kind: "put")
+        let patch = test.runtime.policy(plugin: "items", kind: "patch")
         #expect(put.retry.maxAttempts == 7 && put.retry.baseDelay == 5 && put.delivery == .onlineOnly)
         #expect(patch.retry.maxAttempts == 3 && patch.retry.baseDelay == 5)
     }

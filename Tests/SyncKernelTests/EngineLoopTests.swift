@@ -52,6 +52,29 @@ struct EngineLoopTests {
         #expect(probes.times(since: start) == [0, 15, 30, 45])
     }
 
+    @Test func aDeclaredDomainPullsAsOftenAsItsOwnPullEverySays() async throws {
+        try await ItemServer.with { server, url in
+            let yaml = """
+                sync: {pull_every: 300s}
+                domains:
+                  notes:
+                    pull: /items
+                    pull_every: 60s
+                    operations:
+                      put: {method: PUT, path: "/items/{entity}"}
+                """
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [])
+            try await Self.running(test.runtime) {
+                try await Wait.until { test.clock.sleeperCount == 1 }
+                for _ in 0..<(130 * 2) {
+                    test.clock.advance(by: 0.5)
+                    try await Wait.until { test.clock.sleeperCount == 1 }
+                }
+            }
+            #expect(server.count("GET /items") == 3, "at 0, 60 and 120 s")
+        }
+    }
+
     /// Runs the engine's loop while `body` runs.
     static func running(_ runtime: FerryRuntime, _ body: () async throws -> Void) async throws {
         let engine = SyncEngine(runtime: runtime)

@@ -16,19 +16,19 @@ struct ConfigurationTests {
     @Test func everyOperationIsOnlineOnlyByDefault() async throws {
         let runtime = try await runtime("plugins:\n  family: {}\n")
         for kind in FamilyKind.allCases {
-            let policy = runtime.outbox.policies.policy(plugin: "family", kind: kind.rawValue)
+            let policy = runtime.policy(plugin: "family", kind: kind.rawValue)
             #expect(policy.delivery == .onlineOnly, "\(kind)")
         }
-        let pick = runtime.outbox.policies.policy(plugin: "family", kind: "pick")
+        let pick = runtime.policy(plugin: "family", kind: "pick")
         #expect(pick.conflict == .firstWriteWins)
-        let vote = runtime.outbox.policies.policy(plugin: "family", kind: "vote")
+        let vote = runtime.policy(plugin: "family", kind: "vote")
         #expect(vote.coalesce.mode == .replace)
     }
 
     @Test func votesSwitchToQueuedInYAML() async throws {
         let runtime = try await runtime("plugins:\n  family:\n    operations:\n      vote: {delivery: queued}\n")
-        #expect(runtime.outbox.policies.policy(plugin: "family", kind: "vote").delivery == .queued)
-        #expect(runtime.outbox.policies.policy(plugin: "family", kind: "pick").delivery == .onlineOnly)
+        #expect(runtime.policy(plugin: "family", kind: "vote").delivery == .queued)
+        #expect(runtime.policy(plugin: "family", kind: "pick").delivery == .onlineOnly)
     }
 
     @Test func settingsAreReadAndUnknownKeysRefused() async throws {

@@ -230,7 +230,9 @@ public actor SyncEngine: Service {
         let every = runtime.configuration.kernel.sync.pullEvery.value
         for plugin in runtime.registry.plugins {
             let name = plugin.pluginName
-            let interval = runtime.configuration.plugins[name]?.kernel.pullEvery?.value ?? every
+            let configured =
+                runtime.configuration.plugins[name]?.kernel.pullEvery ?? runtime.configuration.domains[name]?.pullEvery
+            let interval = configured?.value ?? every
             guard nextPull[name].map({ $0 <= now }) ?? true else { continue }
             nextPull[name] = now.addingTimeInterval(interval)
             await pull(plugin)

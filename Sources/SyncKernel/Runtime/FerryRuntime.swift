@@ -20,7 +20,7 @@ public final class FerryRuntime: Sendable {
     /// The enabled plugins and declared domains, with the policies of their operations.
     public let registry: PluginRegistry
     /// The queue of writes waiting for a remote, with the registry's policies.
-    public let outbox: Outbox
+    let outbox: Outbox
     /// The bus the engine, the plugins' contexts and the file caches given it emit to: what
     /// was queued, sent, retried, pulled or downloaded, as it happens.
     public let events: EventBus

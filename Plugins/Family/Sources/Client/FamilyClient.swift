@@ -34,7 +34,7 @@ public struct FamilyClient: Sendable {
 
     /// Whether `kind` is queued (rather than online-only) in this configuration.
     func isQueued(_ kind: FamilyKind) -> Bool {
-        runtime.outbox.policies.policy(plugin: FamilyPlugin.name, kind: kind.rawValue).delivery == .queued
+        runtime.policy(plugin: FamilyPlugin.name, kind: kind.rawValue).delivery == .queued
     }
 
     static func newLocalID() -> String {
