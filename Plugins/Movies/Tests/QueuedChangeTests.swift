@@ -36,6 +36,20 @@ struct QueuedChangeTests {
         await harness.stop()
     }
 
+    @Test func aMovieAddedOfflineAndRemovedBeforeItWasSentLeavesNothingToSend() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        harness.connectivity.set(.offline)
+        let pending = try await library.add(title: "Blade Runner", year: nil, recommender: nil)
+        #expect(try await harness.test.operations().count == 1)
+        try await library.remove(pending.id)
+        #expect(try await harness.test.operations().isEmpty)
+        #expect(try await library.movie(pending.id) == nil)
+        harness.connectivity.set(.online)
+        #expect(try await harness.test.runOnce().sent == 0)
+        await harness.stop()
+    }
+
     @Test func aRemovalDropsTheUnsentUpdateAndRemovesTheMovieOnTheServer() async throws {
         let harness = try await MoviesHarness.start()
         let library = try harness.library()

@@ -57,7 +57,7 @@ extension Outbox {
 
     /// Drops every operation of `plugin` on `entity` (an entity forgotten before it ever
     /// reached the remote). Refuses while one of them is being sent.
-    public static func discardAll(plugin: String, entity: String, in db: Database) throws {
+    static func discardAll(plugin: String, entity: String, in db: Database) throws {
         let inFlight =
             try Bool.fetchOne(
                 db,

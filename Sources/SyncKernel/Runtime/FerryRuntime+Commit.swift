@@ -4,10 +4,18 @@ import GRDB
 /// The operations a local write decides, inside its transaction.
 public struct OperationsToQueue: Sendable {
     fileprivate(set) var operations: [NewOperation] = []
+    fileprivate(set) var forgotten: [(plugin: String, entity: String)] = []
 
     /// Queues `operation` with the write: both commit, or neither does.
     public mutating func enqueue(_ operation: NewOperation) {
         operations.append(operation)
+    }
+
+    /// Drops every operation of `plugin` on `entity` with the write: for an entity removed
+    /// before it ever reached the remote. The write fails (and nothing changes) while one
+    /// of them is being sent.
+    public mutating func forget(plugin: String, entity: String) {
+        forgotten.append((plugin, entity))
     }
 }
 
@@ -45,6 +53,7 @@ extension FerryRuntime {
         let (value, queued, results) = try await store.write { db in
             var queue = OperationsToQueue()
             let value = try write(db, &queue)
+            for (plugin, entity) in queue.forgotten { try Outbox.discardAll(plugin: plugin, entity: entity, in: db) }
             let results = try queue.operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
             return (value, queue.operations, results)
         }

@@ -3,7 +3,7 @@ import SyncKernel
 
 /// Puts one family operation on the wire and says what to store when it succeeds.
 struct FamilySender: Sendable {
-    /// The operation's transport: the kernel sets its `Idempotency-Key`.
+    /// The operation's transport: the kernel gives its writes the operation's keys.
     let transport: HTTPTransport
     let now: Date
 

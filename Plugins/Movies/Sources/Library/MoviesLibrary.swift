@@ -184,9 +184,9 @@ public struct MoviesLibrary: Sendable {
     public func remove(_ id: String) async throws {
         let target = try await existing(id)
         if PendingMovies.isLocal(target) {
-            try await store.write { db in
-                try Outbox.discardAll(plugin: MoviesPlugin.name, entity: target, in: db)
+            try await runtime.commit { db, queue in
                 try PendingMovies.delete(target, in: db)
+                queue.forget(plugin: MoviesPlugin.name, entity: target)
             }
             return
         }
