@@ -81,16 +81,15 @@ public actor SyncEngine: Service {
             try await releaseHolds()
             try await probeSoonerWhileWorkWaits()
             let state = await refreshConnectivity()
-            var wake = runtime.clock.now().addingTimeInterval(poll)
             if state.reachable {
                 try await drain()
                 try await pullWhenDue()
-                let now = runtime.clock.now()
-                wake = now.addingTimeInterval(poll)
-                // Only what falls due later counts: work due now that drain left (held,
-                // waiting for an unmetered network) must not make the loop spin.
-                if let due = try await nextDueTime(after: now), due < wake { wake = due }
             }
+            let now = runtime.clock.now()
+            var wake = now.addingTimeInterval(poll)
+            // Only what falls due later counts: work due now that drain left (held, waiting
+            // for an unmetered network or a connection) must not make the loop spin.
+            if state.reachable, let due = try await nextDueTime(after: now), due < wake { wake = due }
             do {
                 try await runtime.clock.sleep(until: wake)
             } catch {
