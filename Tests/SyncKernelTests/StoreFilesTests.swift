@@ -116,6 +116,12 @@ struct StoreFilesTests {
             let test = try await TestRuntime.make(server: "http://127.0.0.1:9", store: store)
             for i in 0..<300 { _ = try await TestPlugin.put("k\(i)", String(repeating: "v", count: 200), in: test.runtime) }
             try await store.checkIntegrity()
+            // Everything copied from the log into the file, so that the damage below hits
+            // pages in use rather than stale copies the log supersedes.
+            // The store's own checkpointer may be copying at this moment: wait for it.
+            try await Wait.until {
+                (try? await store.writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }) != nil
+            }
         }
         // 512 zero bytes in the middle of the file, as a failing disk or a bad copy leaves.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
