@@ -90,7 +90,7 @@ public struct TestPlugin: SyncPlugin {
                 )
             )
             let item = try response.decode(Item.self)
-            return SendOutcome { db in try Self.store(item, in: db) }
+            return .delivered { db in try Self.store(item, in: db) }
         case "delete":
             _ = try await context.transport.send(HTTPRequest("DELETE", path, headers: headers))
             return .delivered
@@ -99,7 +99,7 @@ public struct TestPlugin: SyncPlugin {
                 HTTPRequest("POST", "/items", headers: headers, body: operation.payload)
             )
             let created = try response.decode(CreatedBody.self)
-            return SendOutcome(remoteID: created.key)
+            return .delivered(remoteID: created.key)
         case "save", "unsave", "upload":
             let method = operation.kind == "unsave" ? "DELETE" : "PUT"
             _ = try await context.transport.send(HTTPRequest(method, "/saved/\(operation.entity)"))
@@ -112,7 +112,7 @@ public struct TestPlugin: SyncPlugin {
         case "link":
             let target = try operation.decodePayload(LinkBody.self).target
             if target.hasPrefix("local-") {
-                throw WaitsForEntity(entity: target, reason: "item \(target) has not reached the remote yet")
+                return .waitsFor(entity: target, reason: "item \(target) has not reached the remote yet")
             }
             _ = try await context.transport.send(HTTPRequest("POST", "/ping", body: operation.payload))
             return .delivered

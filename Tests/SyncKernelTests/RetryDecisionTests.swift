@@ -100,8 +100,8 @@ struct RetryDecisionTests {
         #expect(FailureClass.classify(inFlight, now: now) == .transient(reason: inFlight.reason, retryAfter: nil))
     }
 
-    @Test func anOperationThatWaitsForAnotherEntitySpendsNothing() {
-        let failure = FailureClass.classify(WaitsForEntity(entity: "local-1", reason: "waits"), now: now)
+    @Test func anOperationThatWaitsForAnotherEntitySpendsNothing() throws {
+        let failure = try #require(SendOutcome.waitsFor(entity: "local-1", reason: "waits").failure?.0)
         #expect(failure == .waitsFor(entity: "local-1", reason: "waits"))
         let action = RetryDecision.decide(failure, attempts: 3, policy: policy, now: now, unit: 0)
         #expect(action == .waitForEntity(entity: "local-1", reason: "waits"))

@@ -60,7 +60,7 @@ public struct DeclaredDomain: SyncPlugin {
         let domain = pluginName
         let entity = operation.entity
         let body = response.body
-        return SendOutcome { db in
+        return .delivered { db in
             guard try Outbox.operations(plugin: domain, entity: entity, in: db).count <= 1 else { return }
             try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
         }

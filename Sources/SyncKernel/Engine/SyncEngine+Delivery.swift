@@ -88,7 +88,10 @@ extension SyncEngine {
     ) async -> (QueuedOperation, SendOutcome)? {
         switch result {
         case .success(let outcome):
-            return (operation, outcome)
+            guard let (failure, alongside) = outcome.failure else { return (operation, outcome) }
+            await answered()
+            await record(failure, of: operation, plugin: plugin, strike: strike, alongside: alongside)
+            return nil
         case .failure(let error):
             await recordFailure(error, of: operation, plugin: plugin, strike: strike)
             return nil
@@ -119,10 +122,13 @@ extension SyncEngine {
             results = Array(repeating: error, count: accepted.count)
         }
         await answered()
-        for ((operation, _), failure) in zip(accepted, results) {
+        for ((operation, outcome), failure) in zip(accepted, results) {
             if let failure {
                 await recordFailure(failure, of: operation, plugin: plugin, strike: strike)
                 continue
+            }
+            if case .alreadyDone(let reason, _, _) = outcome {
+                runtime.logger.debug("\(operation.plugin) \(operation.kind) \(operation.entity): already done (\(reason))")
             }
             summary.sent += 1
             runtime.events.emit(
@@ -138,9 +144,10 @@ extension SyncEngine {
         now: Date,
         in db: Database
     ) throws {
-        try outcome.apply?(db)
+        guard let acknowledgement = outcome.acknowledgement else { return }
+        try acknowledgement.apply?(db)
         try OutboxQueries.delete(operation.sequence, in: db)
-        if let remoteID = outcome.remoteID, remoteID != operation.entity {
+        if let remoteID = acknowledgement.remoteID, remoteID != operation.entity {
             try IDMappings.remap(
                 plugin: operation.plugin,
                 localID: operation.entity,
@@ -174,9 +181,24 @@ extension SyncEngine {
             }
             return
         }
-        let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let failure = FailureClass.classify(error, now: now)
         if case .offline = failure { unanswered = max(unanswered, strike) } else { await answered() }
+        let refused = (error as? RemoteFailure)?.refusedCredential
+        await record(failure, of: operation, plugin: plugin, strike: strike, refused: refused)
+    }
+
+    /// Records what follows `failure`; `alongside` is a plugin's local change that goes with a
+    /// dead letter (`SendOutcome.needsPerson`), in the same transaction.
+    private func record(
+        _ failure: FailureClass,
+        of operation: QueuedOperation,
+        plugin: any SyncPlugin,
+        strike: Int,
+        refused: String? = nil,
+        alongside: LocalChange? = nil
+    ) async {
+        let now = runtime.clock.now()
+        let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
         let action = RetryDecision.decide(
             failure,
             attempts: operation.attempts,
@@ -185,9 +207,16 @@ extension SyncEngine {
             unit: Double.random(in: 0..<1),
             unanswered: strike
         )
-        let refused = (error as? RemoteFailure)?.refusedCredential
         do {
-            try await apply(action, to: operation, policy: policy, plugin: plugin, refused: refused, now: now)
+            try await apply(
+                action,
+                to: operation,
+                policy: policy,
+                plugin: plugin,
+                refused: refused,
+                alongside: alongside,
+                now: now
+            )
         } catch {
             runtime.logger.error("could not record the outcome of operation \(operation.id): \(error)")
         }
@@ -199,6 +228,7 @@ extension SyncEngine {
         policy: OperationPolicy,
         plugin: any SyncPlugin,
         refused: String?,
+        alongside: LocalChange? = nil,
         now: Date
     ) async throws {
         let id = operation.id
@@ -255,8 +285,20 @@ extension SyncEngine {
             }
             runtime.events.emit(.needsLogin(plugin: operation.plugin, reason: reason))
         case .deadLetter(let reason, let attempts):
-            try await writeEvenIfCancelled { db in
+            let reason = try await writeEvenIfCancelled { db -> String in
+                var reason = reason
+                if let alongside {
+                    do {
+                        try db.inSavepoint {
+                            try alongside(db)
+                            return .commit
+                        }
+                    } catch {
+                        reason += " (recording what goes with it failed: \(error))"
+                    }
+                }
                 try OutboxQueries.settle(operation.sequence, as: .dead, attempts: attempts, error: reason, in: db)
+                return reason
             }
             summary.deadLettered += 1
             runtime.logger.warning(

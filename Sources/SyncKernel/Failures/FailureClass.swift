@@ -13,13 +13,15 @@ public enum FailureClass: Sendable, Equatable {
     /// the plugin's queue until the credential provider has a credential other than the
     /// refused one. Spends no attempt.
     case unauthorized(reason: String)
-    /// 409 or 412: the remote disagrees; the operation's conflict policy decides.
+    /// 409 or 412, or `SendOutcome.conflict`: the remote disagrees; the operation's conflict
+    /// policy decides.
     case conflict(status: Int, reason: String, remote: Data?)
-    /// Any other 4xx, an answer that cannot be read or is larger than `sync.max_answer`, or
-    /// any other `FerryError`: a dead letter with the reason, after one attempt.
+    /// Any other 4xx, an answer that cannot be read or is larger than `sync.max_answer`,
+    /// `SendOutcome.needsPerson`, or any other `FerryError`: a dead letter with the reason,
+    /// after one attempt.
     case rejected(reason: String)
     /// The operation refers to another entity of its plugin that has not reached the remote
-    /// yet (`WaitsForEntity`): it waits for it, spending nothing.
+    /// yet (`SendOutcome.waitsFor`): it waits for it, spending nothing.
     case waitsFor(entity: String, reason: String)
 
     /// Classifies any error a handler or the transport threw. `now` resolves HTTP-date `Retry-After` values.
@@ -33,8 +35,6 @@ public enum FailureClass: Sendable, Equatable {
             return classify(failure, now: now)
         case let failure as AnswerTooLarge:
             return .rejected(reason: failure.description)
-        case let wait as WaitsForEntity:
-            return .waitsFor(entity: wait.entity, reason: wait.reason)
         case let error as FerryError:
             switch error.code {
             case .requiresConnection: return .offline(reason: error.message)

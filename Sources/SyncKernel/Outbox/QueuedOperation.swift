@@ -44,7 +44,7 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var requiresUnmetered: Bool
     /// The account the operation was queued under, if a credential provider knows one.
     public var account: String?
-    /// The entity of the same plugin this operation waits for (`WaitsForEntity`), if any.
+    /// The entity of the same plugin this operation waits for (`SendOutcome.waitsFor`), if any.
     public var dependsOn: String? = nil
 
     /// Decodes the payload as `T`.

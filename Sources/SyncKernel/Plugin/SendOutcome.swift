@@ -1,29 +1,75 @@
 import Foundation
 import GRDB
 
-/// What a successful send tells the kernel.
-public struct SendOutcome: Sendable {
-    /// The id the remote gave an entity created with a local id; the kernel remaps it.
-    public var remoteID: String?
-    /// Local changes to commit with the acknowledgement (e.g. the remote's new version), in
-    /// the transaction that removes the operation from the outbox. If it throws, neither
-    /// happens and the error is classified as the send's failure.
-    public var apply: (@Sendable (Database) throws -> Void)?
+/// A change to local rows that a send's outcome brings with it, run in the transaction that
+/// records the outcome. If it throws, nothing of the outcome is recorded and the error is
+/// classified as the send's failure.
+public typealias LocalChange = @Sendable (Database) throws -> Void
 
-    /// Creates an outcome.
-    ///
-    /// ```swift
-    /// return SendOutcome(remoteID: created.id) { db in
-    ///     try db.execute(sql: "UPDATE notes SET version = ? WHERE id = ?", arguments: [created.version, created.id])
-    /// }
-    /// ```
-    public init(remoteID: String? = nil, apply: (@Sendable (Database) throws -> Void)? = nil) {
-        self.remoteID = remoteID
-        self.apply = apply
-    }
+/// What became of a send, as the plugin read the remote's answer.
+///
+/// A plugin returns an outcome for every answer it understood, and throws only what the
+/// transport threw (or an answer it could not read); the kernel classifies thrown errors
+/// (`FailureClass.classify`) and records every outcome, so no plugin decides retries.
+///
+/// ```swift
+/// return .delivered(remoteID: created.id) { db in
+///     try db.execute(sql: "UPDATE notes SET version = ? WHERE id = ?", arguments: [created.version, created.id])
+/// }
+/// ```
+public enum SendOutcome: Sendable {
+    /// The remote did what the operation asked. `remoteID` is the id it gave an entity
+    /// created with a local id (the kernel remaps it); `apply` records the answer (the
+    /// remote's new version) in the transaction that removes the operation from the outbox.
+    case delivered(remoteID: String? = nil, apply: LocalChange? = nil)
+    /// The remote had already done it (a delete of something already gone, an add the list
+    /// already holds): acknowledged like `delivered`, and the reason is logged.
+    case alreadyDone(reason: String, remoteID: String? = nil, apply: LocalChange? = nil)
+    /// The operation refers to another entity of the same plugin that has not reached the
+    /// remote yet (a vote on a round created offline). It waits, spending no attempt, until
+    /// that entity's operations have left the outbox (its local id remapped in this
+    /// operation's payload), then goes. If that entity has nothing left to send (it was
+    /// discarded), this becomes a dead letter that says so.
+    case waitsFor(entity: String, reason: String)
+    /// Only a person can take it further (a title with several matches, an entity that
+    /// never reached the remote): a dead letter with the reason. `apply` records what the
+    /// person needs (the candidates) in the transaction that dead-letters the operation.
+    case needsPerson(reason: String, apply: LocalChange? = nil)
+    /// The remote holds something else than the operation expected, said in a successful
+    /// answer rather than with 409 or 412: the operation's conflict policy decides, as for
+    /// a 409. `remote` is the remote's entity, if the answer carried it.
+    case conflict(reason: String, remote: Data?)
 
     /// Delivered; nothing else to record.
-    public static let delivered = SendOutcome()
+    public static var delivered: SendOutcome { .delivered(remoteID: nil, apply: nil) }
+
+    /// The id the remote gave the entity, for `delivered` and `alreadyDone`; nil otherwise.
+    public var remoteID: String? { acknowledgement?.remoteID }
+
+    /// The remote id and the local change of an acknowledged outcome; nil for the others.
+    var acknowledgement: (remoteID: String?, apply: LocalChange?)? {
+        switch self {
+        case .delivered(let remoteID, let apply), .alreadyDone(_, let remoteID, let apply):
+            return (remoteID, apply)
+        case .waitsFor, .needsPerson, .conflict:
+            return nil
+        }
+    }
+
+    /// How the kernel reads an outcome that is not an acknowledgement, with the local change
+    /// that goes with it; nil for an acknowledgement.
+    var failure: (FailureClass, alongside: LocalChange?)? {
+        switch self {
+        case .delivered, .alreadyDone:
+            return nil
+        case .waitsFor(let entity, let reason):
+            return (.waitsFor(entity: entity, reason: reason), nil)
+        case .needsPerson(let reason, let apply):
+            return (.rejected(reason: reason), apply)
+        case .conflict(let reason, let remote):
+            return (.conflict(status: 409, reason: reason, remote: remote), nil)
+        }
+    }
 }
 
 /// What a pull did, for the runner's summary.

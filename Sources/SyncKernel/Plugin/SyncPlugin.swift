@@ -35,10 +35,12 @@ public protocol SyncPlugin: Sendable {
     /// Builds the plugin from its settings.
     init(settings: Settings, context: PluginContext) throws
 
-    /// Sends one operation to the remote through `context.transport` and says what to store.
+    /// Sends one operation to the remote through `context.transport` and says what became
+    /// of it (`SendOutcome`: delivered, already done, waits for another entity, needs a
+    /// person, conflict) and what to store.
     ///
-    /// Throw what the transport threw (`RemoteFailure`, `TransportFailure`), or
-    /// `WaitsForEntity`; the kernel classifies every failure (`FailureClass.classify`).
+    /// Throw only what the transport threw (`RemoteFailure`, `TransportFailure`) or an answer
+    /// that cannot be read; the kernel classifies every failure (`FailureClass.classify`).
     func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome
 
     /// Pulls remote changes into the plugin's tables. Default: nothing to pull.

@@ -28,7 +28,7 @@ extension FerryRuntime {
         case .onlineOnly:
             let outcome = try await sendNow(operation)
             try await store.write { db in
-                try outcome.apply?(db)
+                try outcome.acknowledgement?.apply?(db)
                 try local(db)
             }
             return .sent(outcome)
@@ -36,7 +36,9 @@ extension FerryRuntime {
     }
 
     /// Sends `operation` now, without queueing it. Fails at once with `requires_connection`
-    /// when its network requirement does not hold, and with the remote's reason otherwise.
+    /// when its network requirement does not hold, and with the remote's reason otherwise;
+    /// an outcome other than `delivered` or `alreadyDone` is thrown as an error that says
+    /// what it means (its local change is not made: nothing was queued).
     public func sendNow(_ operation: NewOperation) async throws -> SendOutcome {
         guard let plugin = registry.plugin(named: operation.plugin), let base = context(for: operation.plugin)
         else {
@@ -72,15 +74,20 @@ extension FerryRuntime {
             account: await credentials.account()
         )
         let context = { base.sending(queued) }
+        let send = {
+            let outcome = try await plugin.send(queued, context: context())
+            if let (failure, _) = outcome.failure { throw Self.explain(failure, operation: operation) }
+            return outcome
+        }
         do {
-            return try await plugin.send(queued, context: context())
+            return try await send()
         } catch where Self.gotNoAnswer(error, now: now) {
             // No answer is a question for the probe: if the remote answers it, the operation
             // goes once more with the same keys, and the remote replays what it did.
             await connectivity.reportUnreachable()
             guard await connectivity.current().reachable else { throw Self.explain(error, operation: operation, now: now) }
             do {
-                return try await plugin.send(queued, context: context())
+                return try await send()
             } catch {
                 throw Self.explain(error, operation: operation, now: now)
             }
@@ -97,8 +104,13 @@ extension FerryRuntime {
     /// Turns a send failure into an error a person can act on.
     static func explain(_ error: any Error, operation: NewOperation, now: Date) -> any Error {
         if error is FerryError || error is CancellationError { return error }
+        return explain(FailureClass.classify(error, now: now), operation: operation, underlying: error)
+    }
+
+    /// Turns a failure class into an error a person can act on.
+    private static func explain(_ failure: FailureClass, operation: NewOperation, underlying error: (any Error)? = nil) -> FerryError {
         let what = "\(operation.plugin) \(operation.kind)"
-        switch FailureClass.classify(error, now: now) {
+        switch failure {
         case .offline(let reason):
             return FerryError(
                 .requiresConnection,

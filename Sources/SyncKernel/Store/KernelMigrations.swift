@@ -162,7 +162,7 @@ enum KernelMigrations {
         try db.execute(sql: "ALTER TABLE kernel_plugin_state ADD COLUMN hold_credential TEXT")
     }
 
-    /// The entity an operation waits for (`WaitsForEntity`): it goes once that entity has
+    /// The entity an operation waits for (`SendOutcome.waitsFor`): it goes once that entity has
     /// no operation left in the outbox.
     static let dependsOn = StoreMigration("kernel.v2.depends_on") { db in
         try db.execute(sql: "ALTER TABLE kernel_operations ADD COLUMN depends_on TEXT")

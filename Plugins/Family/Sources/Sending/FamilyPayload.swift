@@ -74,6 +74,16 @@ public struct FamilyPayload: Codable, Sendable, Equatable {
         }
     }
 
+    /// The first group, round or attending member the payload refers to that was created
+    /// offline and has no remote id yet, with what it is; nil when every reference is remote.
+    var firstUnsentReference: (id: String, what: String)? {
+        let references = [(group, "group"), (round, "round")] + (attendees ?? []).map { ($0, "member") }
+        for case (let id?, let what) in references where id.hasPrefix(FamilyClient.localPrefix) {
+            return (id, what)
+        }
+        return nil
+    }
+
     /// The field `name` of the payload, or an error naming the operation.
     func require<T>(_ value: T?, _ name: String, kind: String) throws -> T {
         guard let value else { throw FerryError(.plugin, "a family.\(kind) operation has no \(name)") }

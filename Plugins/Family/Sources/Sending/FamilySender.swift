@@ -8,6 +8,12 @@ struct FamilySender: Sendable {
     let now: Date
 
     func send(_ kind: FamilyKind, _ payload: FamilyPayload, entity: String) async throws -> SendOutcome {
+        if let (id, what) = payload.firstUnsentReference {
+            return .waitsFor(
+                entity: id,
+                reason: "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
+            )
+        }
         let name = kind.rawValue
         let now = self.now
         switch kind {
@@ -16,11 +22,11 @@ struct FamilySender: Sendable {
                 "/v1/groups",
                 ["name": try payload.require(payload.name, "name", kind: name)]
             )
-            return SendOutcome(remoteID: detail.group.id) { db in
+            return .delivered(remoteID: detail.group.id) { db in
                 try FamilyCache.storeGroupDetail(detail, now: now, in: db)
             }
         case .memberAdd:
-            let group = try remote(payload.require(payload.group, "group", kind: name), "group")
+            let group = try payload.require(payload.group, "group", kind: name)
             var body: [String: Any] = [:]
             if payload.managed == true {
                 body = ["display_name": try payload.require(payload.name, "name", kind: name), "managed": true]
@@ -29,29 +35,29 @@ struct FamilySender: Sendable {
                 if let display = payload.name { body["display_name"] = display }
             }
             let member: FamilyMember = try await post("/v1/groups/\(group)/members", body)
-            return SendOutcome(remoteID: member.id) { db in try FamilyCache.storeMember(member, in: db) }
+            return .delivered(remoteID: member.id) { db in try FamilyCache.storeMember(member, in: db) }
         case .roundStart:
-            let group = try remote(payload.require(payload.group, "group", kind: name), "group")
+            let group = try payload.require(payload.group, "group", kind: name)
             var body: [String: Any] = [:]
             if let roundName = payload.name { body["name"] = roundName }
             if let attendees = payload.attendees, !attendees.isEmpty {
-                body["attendees"] = try attendees.map { try remote($0, "member") }
+                body["attendees"] = attendees
             }
             let detail: FamilyRoundDetail = try await post("/v1/groups/\(group)/rounds", body)
-            return SendOutcome(remoteID: detail.round.id) { db in try FamilyCache.storeRound(detail, now: now, in: db) }
+            return .delivered(remoteID: detail.round.id) { db in try FamilyCache.storeRound(detail, now: now, in: db) }
         case .roundClose:
-            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let round = try payload.require(payload.round, "round", kind: name)
             let detail: FamilyRoundDetail = try await post("/v1/rounds/\(round)/close", nil)
-            return SendOutcome { db in try FamilyCache.storeRound(detail, now: now, in: db) }
+            return .delivered { db in try FamilyCache.storeRound(detail, now: now, in: db) }
         case .suggest:
-            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let round = try payload.require(payload.round, "round", kind: name)
             let suggestion: FamilySuggestion = try await post(
                 "/v1/rounds/\(round)/suggestions",
                 ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)]
             )
-            return SendOutcome { db in try FamilyCache.storeSuggestion(suggestion, in: db) }
+            return .delivered { db in try FamilyCache.storeSuggestion(suggestion, in: db) }
         case .vote:
-            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let round = try payload.require(payload.round, "round", kind: name)
             let tmdbID = try payload.require(payload.tmdbID, "tmdb_id", kind: name)
             let value = try payload.require(payload.value, "value", kind: name)
             let vote: FamilyVote = try await request(
@@ -67,27 +73,15 @@ struct FamilySender: Sendable {
                 state: "sent",
                 note: "counted for \(vote.memberID)"
             )
-            return SendOutcome { db in try FamilyCache.storeVote(local, in: db) }
+            return .delivered { db in try FamilyCache.storeVote(local, in: db) }
         case .pick:
-            let round = try remote(payload.require(payload.round, "round", kind: name), "round")
+            let round = try payload.require(payload.round, "round", kind: name)
             let pick: FamilyPick = try await post(
                 "/v1/rounds/\(round)/pick",
                 ["tmdb_id": try payload.require(payload.tmdbID, "tmdb_id", kind: name)]
             )
-            return SendOutcome { db in try FamilyCache.storePick(pick, in: db) }
+            return .delivered { db in try FamilyCache.storePick(pick, in: db) }
         }
-    }
-
-    /// `id`, unless it is a local id the remote has not named yet: then the operation waits
-    /// for that entity's operations, spending nothing.
-    private func remote(_ id: String, _ what: String) throws -> String {
-        guard !id.hasPrefix(FamilyClient.localPrefix) else {
-            throw WaitsForEntity(
-                entity: id,
-                reason: "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
-            )
-        }
-        return id
     }
 
     private func post<T: Decodable>(_ path: String, _ body: [String: Any]?) async throws -> T {

@@ -18,7 +18,7 @@ extension MoviesPlugin {
     }
 
     func sendUpdate(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
-        let id = try serverID(operation)
+        guard let id = serverID(operation) else { return neverAdded(operation) }
         let patch = try MoviePatch(payload: operation.payload)
         let response = try await context.transport.send(
             HTTPRequest(
@@ -32,7 +32,8 @@ extension MoviesPlugin {
     }
 
     func sendRemove(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
-        let id = try serverID(operation)
+        guard let id = serverID(operation) else { return neverAdded(operation) }
+        let removed: LocalChange = { db in try MovieRows.delete(id, in: db) }
         do {
             _ = try await context.transport.send(
                 HTTPRequest(
@@ -42,9 +43,9 @@ extension MoviesPlugin {
                 )
             )
         } catch let failure as RemoteFailure where failure.status == 404 {
-            context.logger.debug("movies: \(id) was already gone from the server")
+            return .alreadyDone(reason: "\(id) was already gone from the server", apply: removed)
         }
-        return SendOutcome { db in try MovieRows.delete(id, in: db) }
+        return .delivered(apply: removed)
     }
 
     /// `add`: by TMDB id. A movie already in the list is adopted as it is on the server.
@@ -82,10 +83,9 @@ extension MoviesPlugin {
                 let offered = candidates.prefix(20).map {
                     PendingMovie.Candidate(tmdbId: $0.id, title: $0.title, year: $0.year, popularity: $0.popularity)
                 }
-                try await context.store.write { db in
+                return .needsPerson(reason: "\(localID) needs a choice: \(reason)") { db in
                     try PendingMovies.needsChoice(localID, reason: reason, candidates: Array(offered), in: db)
                 }
-                throw FerryError(.rejected, "\(localID) needs a choice: \(reason)")
             }
         }
         let details = try await tmdb.details(tmdbID)
@@ -108,6 +108,7 @@ extension MoviesPlugin {
         context: PluginContext
     ) async throws -> SendOutcome {
         let body: Data
+        var already: String?
         do {
             let response = try await context.transport.send(
                 try .json(
@@ -119,34 +120,38 @@ extension MoviesPlugin {
             body = response.body
         } catch let failure as RemoteFailure where failure.status == 409 {
             guard let current = failure.currentEntity else { throw failure }
-            context.logger.info("movies: TMDB \(tmdbID) was already in the list; keeping the server's entry")
+            already = "TMDB \(tmdbID) was already in the list; keeping the server's entry"
             body = current
         }
         var movie = try ServerMovie.decode(body)
         if movie.imdbId?.isEmpty ?? true, let imdbID { movie.imdbId = imdbID }
         let now = context.clock.now()
         let localID = operation.entity
-        return SendOutcome(remoteID: PendingMovies.isLocal(localID) ? movie.id : nil) { [movie] db in
+        let remoteID = PendingMovies.isLocal(localID) ? movie.id : nil
+        let stored: LocalChange = { [movie] db in
             try MovieRows.store(movie, json: body, now: now, in: db)
             try PendingMovies.delete(localID, in: db)
         }
+        guard let already else { return .delivered(remoteID: remoteID, apply: stored) }
+        return .alreadyDone(reason: already, remoteID: remoteID, apply: stored)
     }
 
     private func storing(_ body: Data, clock: any KernelClock) throws -> SendOutcome {
         let movie = try ServerMovie.decode(body)
         let now = clock.now()
-        return SendOutcome { db in try MovieRows.store(movie, json: body, now: now, in: db) }
+        return .delivered { db in try MovieRows.store(movie, json: body, now: now, in: db) }
     }
 
-    /// The server id an update or remove goes to; a local id means the movie never reached the server.
-    private func serverID(_ operation: QueuedOperation) throws -> String {
-        guard !PendingMovies.isLocal(operation.entity) else {
-            throw FerryError(
-                .rejected,
-                "\(operation.entity) was never added to the server (its add was discarded); remove it with `ferry movies remove \(operation.entity)`"
-            )
-        }
-        return operation.entity
+    /// The server id an update or remove goes to; nil for a local id: the movie never
+    /// reached the server.
+    private func serverID(_ operation: QueuedOperation) -> String? {
+        PendingMovies.isLocal(operation.entity) ? nil : operation.entity
+    }
+
+    private func neverAdded(_ operation: QueuedOperation) -> SendOutcome {
+        .needsPerson(
+            reason: "\(operation.entity) was never added to the server (its add was discarded); remove it with `ferry movies remove \(operation.entity)`"
+        )
     }
 
     /// `If-Match` with the version the change was made against, unless a conflict was resolved for this write.

@@ -42,7 +42,7 @@ extension RecipesPlugin {
         let now = context.clock.now()
         let remote = entity
         let digest = photoDigest
-        return SendOutcome { db in
+        return .delivered { db in
             var recipe = try Recipe.fromRemote(remote, keeping: try Recipe.find(operation.entity, in: db), now: now)
             if let digest, recipe.photoFile != nil { recipe.photoSHA256 = digest }
             try recipe.save(in: db)
