@@ -123,14 +123,13 @@ public struct TestPlugin: SyncPlugin {
 
     public func pull(_ context: PluginContext) async throws -> PullSummary {
         try await context.follow("/items") { change, db in
-            var item = change.isDeletion ? Item(key: change.id, value: nil, version: 0, deleted: true) : try change.decode(Item.self)
-            if !change.pending.isEmpty { item = try Self.rebase(item, on: change.pending) }
-            if item.deleted == true {
+            let item = change.isDeletion ? nil : try change.decode(Item.self)
+            guard let item, item.deleted != true else {
                 try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [change.id])
-            } else {
-                try Self.store(item, in: db)
+                return .deleted
             }
-            return !change.pending.isEmpty ? .rebased : item.deleted == true ? .deleted : .upserted
+            try Self.store(item, in: db)
+            return .upserted
         } sweep: { live, db in
             let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
             let gone = try String.fetchAll(db, sql: "SELECT key FROM items_entries").filter {
@@ -141,21 +140,20 @@ public struct TestPlugin: SyncPlugin {
         }
     }
 
-    /// The remote item with pending writes applied again on top.
-    static func rebase(_ item: Item, on pending: [QueuedOperation]) throws -> Item {
-        var result = item
-        for operation in pending {
-            switch operation.kind {
-            case "put", "patch":
-                result.value = try operation.decodePayload(ValueBody.self).value ?? result.value
-                result.deleted = false
-            case "delete":
-                result.deleted = true
-            default:
-                break
-            }
+    /// Shows an unsent put, patch or delete on top of the remote's item again.
+    public func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        switch operation.kind {
+        case "put", "patch":
+            guard let value = try operation.decodePayload(ValueBody.self).value else { return }
+            try db.execute(
+                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [operation.entity, value]
+            )
+        case "delete":
+            try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [operation.entity])
+        default:
+            break
         }
-        return result
     }
 
     public func remap(localID: String, to remoteID: String, in db: Database) throws {

@@ -49,12 +49,17 @@ struct FavouritesPlugin: SyncPlugin {
         return .delivered
     }
 
-    /// The pull: the kernel follows the feed; a row with unsent writes keeps them.
+    /// The pull: the kernel follows the feed and stores each page with its cursor.
     func pull(_ context: PluginContext) async throws -> PullSummary {
         try await context.follow("/v1/saved-recipes/changes") { change, db in
-            guard change.pending.isEmpty else { return .rebased }
             try Self.set(change.id, saved: !change.isDeletion, in: db)
             return change.isDeletion ? .deleted : .upserted
         }
+    }
+
+    /// The rebase: after the remote's state landed, the kernel hands back each unsent
+    /// write of the entity so that the row shows it again.
+    func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        try Self.set(operation.entity, saved: operation.kind == "save", in: db)
     }
 }

@@ -5,10 +5,15 @@ import SyncKernelTesting
 import Testing
 
 /// A plugin whose `decide` operation pings the remote and returns the outcome its payload
-/// names, with a local note, so each typed outcome can be watched from the outside.
+/// names, with a local note, so each typed outcome can be watched from the outside. Its
+/// `claim` is the same with the remote winning conflicts; adopting the remote's state and
+/// applying a pending operation again (the rebase) leave notes too.
 private struct VerdictPlugin: SyncPlugin {
     static let name = "verdicts"
-    static let operations = ["decide": OperationPolicy(conflict: .manual)]
+    static let operations = [
+        "decide": OperationPolicy(conflict: .manual),
+        "claim": OperationPolicy(conflict: .serverWins),
+    ]
     static let migrations = [
         StoreMigration("verdicts.v1") { db in
             try db.execute(sql: "CREATE TABLE verdicts_notes (entity TEXT PRIMARY KEY, note TEXT NOT NULL)")
@@ -29,8 +34,21 @@ private struct VerdictPlugin: SyncPlugin {
         case "person": return .needsPerson(reason: "pick one of three", apply: note)
         case "broken": return .needsPerson(reason: "pick one", apply: { _ in throw FerryError(.plugin, "disk on fire") })
         case "conflict": return .conflict(reason: "someone else holds it", remote: Data(#"{"holder":"b"}"#.utf8))
+        case "hold": return .waitsFor(entity: "nobody", reason: "waits for nobody")
         default: return .delivered(apply: note)
         }
+    }
+
+    func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        try Self.note(operation.entity, "reapplied \(operation.id)", in: db)
+    }
+
+    func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        try Self.note(conflict.entity, "adopted", in: db)
+    }
+
+    static func note(_ entity: String, _ note: String, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO verdicts_notes (entity, note) VALUES (?, ?)", arguments: [entity, note])
     }
 }
 
@@ -54,6 +72,31 @@ struct SendOutcomeTests {
         try await test.runtime.store.read { db in
             try String.fetchOne(db, sql: "SELECT note FROM verdicts_notes WHERE entity = ?", arguments: [entity])
         }
+    }
+
+    /// Queues `first` and then `hold` on one entity, runs once, and returns the note and the
+    /// id of the second operation.
+    func rebaseAfter(_ kind: String, _ first: String) async throws -> (note: String?, second: UUID?) {
+        try await ItemServer.with { _, url in
+            let test = try await TestRuntime.make(server: url, yaml: "plugins:\n  verdicts: {}\n", plugins: [VerdictPlugin.self])
+            try await test.runtime.commit { _, queue in
+                queue.enqueue(try NewOperation(plugin: "verdicts", kind: kind, entity: "e1", payload: ["outcome": first]))
+                queue.enqueue(try NewOperation(plugin: "verdicts", kind: "decide", entity: "e1", payload: ["outcome": "hold"]))
+            }
+            let second = try await test.operations().last?.id
+            _ = try await test.runOnce()
+            return (try await note(test), second)
+        }
+    }
+
+    @Test func aDeliveredAnswerThatStoresTheRemoteStateGetsTheEntitysLaterWritesOnTopAgain() async throws {
+        let (note, second) = try await rebaseAfter("decide", "deliver")
+        #expect(note == "reapplied \(try #require(second))")
+    }
+
+    @Test func aConflictTheRemoteWonGetsTheEntitysLaterWritesOnTopAgain() async throws {
+        let (note, second) = try await rebaseAfter("claim", "conflict")
+        #expect(note == "reapplied \(try #require(second))")
     }
 
     @Test func alreadyDoneIsAcknowledgedWithItsLocalChange() async throws {

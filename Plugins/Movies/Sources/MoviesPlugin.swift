@@ -61,10 +61,15 @@ public struct MoviesPlugin: SyncPlugin {
         try await MoviesPull(context: context).run()
     }
 
-    /// Forgets the pending row of a movie the server now has, and re-applies its queued changes.
+    /// Forgets the pending row of a movie the server now has (the kernel then applies its
+    /// queued changes again).
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
         try PendingMovies.delete(localID, in: db)
-        try MovieRows.rebase(remoteID, in: db)
+    }
+
+    /// Shows a queued update or removal on top of the server's movie again.
+    public func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        try MovieRows.reapply(operation, in: db)
     }
 
     /// Stores the server's movie after a conflict the server won.

@@ -56,6 +56,7 @@ enum ConflictOutcome: Sendable {
         case .remote:
             try plugin.adoptRemote(report, in: db)
             try OutboxQueries.delete(operation.sequence, in: db)
+            try Rebase.entity(operation.entity, of: plugin, in: db)
         case .local, .merged:
             let attempts = operation.attempts + 1
             if attempts >= maxAttempts {

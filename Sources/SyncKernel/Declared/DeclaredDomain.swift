@@ -37,7 +37,7 @@ public struct DeclaredDomain: SyncPlugin {
 
     /// Makes the HTTP call the operation's kind declares, with the payload as its JSON body
     /// (none for GET and DELETE). A JSON object in the answer replaces the local document
-    /// when no later operation of the entity is waiting; an answer that is not a JSON object,
+    /// (the kernel then puts the entity's later operations on top again); an answer that is not a JSON object,
     /// or names another `id`, makes the operation a dead letter and keeps the local document.
     public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
@@ -60,20 +60,16 @@ public struct DeclaredDomain: SyncPlugin {
         let domain = pluginName
         let entity = operation.entity
         let body = response.body
-        return .delivered { db in
-            guard try Outbox.operations(plugin: domain, entity: entity, in: db).count <= 1 else { return }
-            try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
-        }
+        return .delivered { db in try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db) }
     }
 
-    /// Follows the declared feed. A document with unsent operations keeps its local
-    /// state (the operations carry it to the remote, whose answer replaces it); a resync
-    /// removes the documents the remote no longer has.
+    /// Follows the declared feed; the kernel puts a document's unsent operations on top of
+    /// the remote's state again (`reapply`). A resync removes the documents the remote no
+    /// longer has, except those with unsent operations.
     public func pull(_ context: PluginContext) async throws -> PullSummary {
         guard let path = settings.pull else { return PullSummary() }
         let domain = pluginName
         return try await context.follow(path) { change, db in
-            if !change.pending.isEmpty { return .rebased }
             guard let entity = change.entity else {
                 try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
                 return .deleted
@@ -83,6 +79,18 @@ public struct DeclaredDomain: SyncPlugin {
         } sweep: { live, db in
             try DeclaredEntities.sweep(domain: domain, keeping: live, in: db)
         }
+    }
+
+    /// Shows an unsent operation on the document again, as `submitDeclared` did locally.
+    public func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        guard let declared = settings.operations[operation.kind] else { return }
+        try DeclaredEntities.apply(
+            declared,
+            body: operation.payload,
+            domain: pluginName,
+            entity: operation.entity,
+            in: db
+        )
     }
 
     /// Refuses an answer that is not the entity the operation wrote: not a JSON object, or

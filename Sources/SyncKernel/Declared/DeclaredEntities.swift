@@ -32,6 +32,31 @@ public enum DeclaredEntities {
         )
     }
 
+    /// Makes the local document show `operation` with `body`: PUT and POST store the body,
+    /// PATCH merges it into the document (JSON merge patch), DELETE removes the document.
+    static func apply(
+        _ operation: DeclaredOperation,
+        body: Data,
+        domain: String,
+        entity: String,
+        in db: Database
+    ) throws {
+        if operation.removes {
+            try delete(domain: domain, entity: entity, in: db)
+        } else if operation.method.uppercased() == "PATCH" {
+            guard
+                let current = try Data.fetchOne(
+                    db,
+                    sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
+                    arguments: [domain, entity]
+                )
+            else { return try upsert(domain: domain, entity: entity, body: body, in: db) }
+            try upsert(domain: domain, entity: entity, body: try JSONMergePatch.apply(body, to: current), in: db)
+        } else {
+            try upsert(domain: domain, entity: entity, body: body, in: db)
+        }
+    }
+
     static func delete(domain: String, entity: String, in db: Database) throws {
         try db.execute(
             sql: "DELETE FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
@@ -94,24 +119,7 @@ extension FerryRuntime {
         }
         let new = NewOperation(plugin: domain, kind: kind, entity: entity, payloadJSON: body)
         return try await submit(new) { db in
-            if operation.removes {
-                try DeclaredEntities.delete(domain: domain, entity: entity, in: db)
-            } else if operation.method.uppercased() == "PATCH",
-                let current = try Data.fetchOne(
-                    db,
-                    sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
-                    arguments: [domain, entity]
-                )
-            {
-                try DeclaredEntities.upsert(
-                    domain: domain,
-                    entity: entity,
-                    body: try JSONMergePatch.apply(body, to: current),
-                    in: db
-                )
-            } else {
-                try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
-            }
+            try DeclaredEntities.apply(operation, body: body, domain: domain, entity: entity, in: db)
         }
     }
 }

@@ -147,6 +147,7 @@ extension SyncEngine {
         guard let acknowledgement = outcome.acknowledgement else { return }
         try acknowledgement.apply?(db)
         try OutboxQueries.delete(operation.sequence, in: db)
+        var entity = operation.entity
         if let remoteID = acknowledgement.remoteID, remoteID != operation.entity {
             try IDMappings.remap(
                 plugin: operation.plugin,
@@ -156,6 +157,12 @@ extension SyncEngine {
                 in: db
             )
             try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+            entity = remoteID
+        }
+        // The answer may have stored the remote's entity over the local row: the entity's
+        // later writes go on top again.
+        if acknowledgement.apply != nil || entity != operation.entity {
+            try Rebase.entity(entity, of: plugin, in: db)
         }
     }
 

@@ -23,6 +23,9 @@ public struct PluginContext: Sendable {
     public let clock: any KernelClock
     /// The runner's logger.
     public let logger: Logger
+    /// The plugin the runtime built with this context, for the rebase of a pulled change
+    /// (`SyncPlugin.reapply`); nil in the context given to `init(settings:context:)`.
+    var plugin: (any SyncPlugin)?
 
     /// Creates a context; the runtime builds one per plugin, and tests may build their own.
     public init(
@@ -48,7 +51,7 @@ public struct PluginContext: Sendable {
     /// The context of one operation's send: its transport (the plugin's, or `transport`
     /// when the engine batches) gives the operation's writes their idempotency keys.
     func sending(_ operation: QueuedOperation, through transport: HTTPTransport? = nil) -> PluginContext {
-        PluginContext(
+        var context = PluginContext(
             name: name,
             store: store,
             transport: (transport ?? self.transport).sending(operation),
@@ -58,5 +61,7 @@ public struct PluginContext: Sendable {
             clock: clock,
             logger: logger
         )
+        context.plugin = plugin
+        return context
     }
 }

@@ -46,6 +46,14 @@ public protocol SyncPlugin: Sendable {
     /// Pulls remote changes into the plugin's tables. Default: nothing to pull.
     func pull(_ context: PluginContext) async throws -> PullSummary
 
+    /// Applies one unsent operation again on top of the remote's state of its entity, in
+    /// the transaction that stored that state: the rebase. The kernel calls it for each of
+    /// the entity's unsent operations, oldest first, wherever the remote's state lands: a
+    /// change a pull applied, a delivered answer whose `LocalChange` stored the remote's
+    /// entity, a conflict the remote won. Make the rows show the operation's effect, as the
+    /// local write did; it must be safe to run more than once. Default: nothing to apply.
+    func reapply(_ operation: QueuedOperation, in db: Database) throws
+
     /// Rewrites the plugin's rows after the remote gave a local entity its id, in the
     /// transaction that records the mapping. Default: nothing to rewrite.
     func remap(localID: String, to remoteID: String, in db: Database) throws
@@ -85,6 +93,9 @@ extension SyncPlugin {
 
     /// Nothing to pull: an empty summary.
     public func pull(_ context: PluginContext) async throws -> PullSummary { PullSummary() }
+
+    /// Nothing to apply again.
+    public func reapply(_ operation: QueuedOperation, in db: Database) throws {}
 
     /// Nothing to rewrite.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {}

@@ -8,9 +8,10 @@ public struct FeedChange: Sendable {
     /// The entity as the remote sent it (a JSON object, keys sorted); nil for a deletion.
     public let entity: Data?
     /// This plugin's unsent operations on the entity (dead letters excluded), oldest first.
-    /// A pull never undoes a
-    /// local write: when there are some, the remote state is the base and these are applied
-    /// again on top (a rebase).
+    /// A pull never undoes a local write: the apply closure stores the remote's state (the
+    /// base) and, when there are some, the kernel then applies them again on top through
+    /// `SyncPlugin.reapply(_:in:)` and counts the change as rebased. A plugin whose pending
+    /// write replaces the whole entity may instead keep its row as it is.
     public let pending: [QueuedOperation]
 
     /// Whether the remote deleted the entity.
@@ -34,6 +35,7 @@ public enum FeedOutcome: Sendable, Equatable {
     /// The local row was removed.
     case deleted
     /// The row has unsent writes: the remote state became its base, the writes stay on top.
+    /// The kernel counts every change with unsent writes this way (unless it was skipped).
     case rebased
     /// Nothing to do for this change (not counted).
     case skipped

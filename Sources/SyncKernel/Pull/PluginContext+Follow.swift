@@ -14,7 +14,8 @@ extension PluginContext {
     /// Each page's changes and its cursor commit in one transaction, so a pull cut short
     /// resumes where it stopped. It stops when the page says `has_more: false` or its cursor
     /// did not move. The unsent operations of a page's entities come in one query, on each
-    /// `FeedChange`. When the remote answers `400 invalid_cursor` (it was reset, or
+    /// `FeedChange`; after `apply` stored the remote's state of an entity that has some, the
+    /// kernel applies them again on top (`SyncPlugin.reapply(_:in:)`, the rebase). When the remote answers `400 invalid_cursor` (it was reset, or
     /// restored from a backup), the feed is pulled again from the start (`fromStart`).
     ///
     /// - Parameters:
@@ -111,7 +112,12 @@ extension PluginContext {
         let pending = try Outbox.unsentOperations(plugin: self.name, entities: changes.map(\.id), in: db)
         var summary = PullSummary()
         for change in changes {
-            let outcome = try apply(FeedChange(id: change.id, entity: change.entity, pending: pending[change.id] ?? []), db)
+            let unsent = pending[change.id] ?? []
+            var outcome = try apply(FeedChange(id: change.id, entity: change.entity, pending: unsent), db)
+            if !unsent.isEmpty, outcome != .skipped {
+                if let plugin { try Rebase.reapply(unsent, through: plugin, in: db) }
+                outcome = .rebased
+            }
             summary.count(outcome)
         }
         return summary

@@ -174,10 +174,12 @@ public final class FerryRuntime: Sendable {
         for type in types {
             let remote = configuration.plugins[type.name]?.kernel.remote ?? configuration.kernel.server
             plugins.append(try build(type, configuration: configuration, context: context(type.name, remote: remote)))
+            contexts[type.name]?.plugin = plugins.last
         }
         for (name, declared) in configuration.domains.sorted(by: { $0.key < $1.key }) {
             let context = context(name, remote: declared.remote ?? configuration.kernel.server)
             let domain = DeclaredDomain(settings: declared, context: context)
+            contexts[name]?.plugin = domain
             try PluginRegistry.register(domain, into: &policies, in: configuration)
             plugins.append(domain)
         }

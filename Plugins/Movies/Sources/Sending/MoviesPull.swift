@@ -20,28 +20,25 @@ struct MoviesPull: Sendable {
         let summary = try await context.follow("/v1/movies/changes", fromStart: rebuild) { change, db in
             try Self.apply(change, now: clock.now(), in: db)
         } sweep: { live, db in
-            var removed = 0
-            for id in try String.fetchAll(db, sql: "SELECT id FROM movies_movies") where !live.contains(id) {
-                if try MovieRows.pendingOperations(entity: id, in: db).isEmpty {
-                    try MovieRows.delete(id, in: db)
-                    removed += 1
-                }
+            let working = try Outbox.entitiesWithWork(plugin: MoviesPlugin.name, in: db)
+            let gone = try String.fetchAll(db, sql: "SELECT id FROM movies_movies").filter {
+                !live.contains($0) && !working.contains($0)
             }
+            for id in gone { try MovieRows.delete(id, in: db) }
             try MovieCacheVersion.markRebuilt(in: db)
-            return removed
+            return gone.count
         }
         if rebuild { context.logger.debug("movies: rebuilt the cache from the server (\(summary.upserted) movies)") }
         return summary
     }
 
-    /// Applies one change; a row with pending writes keeps them on top of the remote state.
+    /// Stores one change; the kernel puts a row's pending writes on top again.
     static func apply(_ change: FeedChange, now: Date, in db: Database) throws -> FeedOutcome {
         guard let entity = change.entity else {
             try MovieRows.delete(change.id, in: db)
             return .deleted
         }
-        let movie = try ServerMovie.decode(entity)
-        try MovieRows.store(movie, json: entity, now: now, in: db)
-        return change.pending.isEmpty ? .upserted : .rebased
+        try MovieRows.store(try ServerMovie.decode(entity), json: entity, now: now, in: db)
+        return .upserted
     }
 }

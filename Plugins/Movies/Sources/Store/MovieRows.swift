@@ -21,21 +21,15 @@ enum MovieRows {
                 now.timeIntervalSince1970,
             ]
         )
-        try rebase(movie.id, in: db)
     }
 
-    /// Applies the unsent operations on `id` to its row again; returns whether there were any.
-    @discardableResult
-    static func rebase(_ id: String, in db: Database) throws -> Bool {
-        let pending = try pendingOperations(entity: id, in: db)
-        for operation in pending {
-            switch operation.kind {
-            case "update": try apply(try MoviePatch(payload: operation.payload), to: id, in: db)
-            case "remove": try db.execute(sql: "UPDATE movies_movies SET removed = 1 WHERE id = ?", arguments: [id])
-            default: break
-            }
+    /// Shows an unsent `update` or `remove` on its row again (the rebase).
+    static func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        switch operation.kind {
+        case "update": try apply(try MoviePatch(payload: operation.payload), to: operation.entity, in: db)
+        case "remove": try markRemoved(operation.entity, in: db)
+        default: break
         }
-        return !pending.isEmpty
     }
 
     /// Unsent (and not dead) operations of the plugin on `entity`, oldest first.

@@ -53,21 +53,15 @@ extension RecipesPlugin {
         return .upserted
     }
 
-    /// A saved-set change: the remote's state, with unsent saves and unsaves applied on top.
+    /// A saved-set change: the remote's state (the kernel puts unsent saves and unsaves on
+    /// top again, through `reapply`).
     static func applySaved(_ change: FeedChange, now: Date, in db: Database) throws -> FeedOutcome {
-        var saved = change.entity != nil
-        let rebased = change.pending.contains { $0.kind == "save" || $0.kind == "unsave" }
-        for operation in change.pending {
-            if operation.kind == "save" { saved = true }
-            if operation.kind == "unsave" { saved = false }
-        }
-        if saved {
-            try SavedSet.insert(change.id, at: savedAt(change.entity) ?? now, in: db)
-        } else {
+        guard change.entity != nil else {
             try SavedSet.remove(change.id, in: db)
+            return .deleted
         }
-        if rebased { return .rebased }
-        return saved ? .upserted : .deleted
+        try SavedSet.insert(change.id, at: savedAt(change.entity) ?? now, in: db)
+        return .upserted
     }
 
     private static func savedAt(_ entity: Data?) -> Date? {

@@ -56,6 +56,16 @@ public struct RecipesPlugin: SyncPlugin {
         }
     }
 
+    /// Shows an unsent save or unsave on top of the remote's saved set again. An unsent
+    /// upload needs nothing: a pull keeps the local recipe while its upload is pending.
+    public func reapply(_ operation: QueuedOperation, in db: Database) throws {
+        switch operation.kind {
+        case "save": try SavedSet.insert(operation.entity, at: operation.createdAt, in: db)
+        case "unsave": try SavedSet.remove(operation.entity, in: db)
+        default: break
+        }
+    }
+
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote else { return }
         let local = try Recipe.find(conflict.entity, in: db)
