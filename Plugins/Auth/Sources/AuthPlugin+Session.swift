@@ -43,10 +43,9 @@ extension AuthPlugin {
     public func verify() async -> Verification {
         guard let session = try? await keeper.current(), session.isActive else { return .signedOut }
         do {
-            try await keeper.verified(user: try await client.me())
+            try await checkWithRemote()
             return .verified
         } catch let failure as RemoteFailure where failure.status == 401 || failure.status == 403 {
-            try? await keeper.end()
             return .ended(failure.reason)
         } catch let failure as TransportFailure {
             return .offline(failure.reason)

@@ -41,10 +41,6 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         self.keeper = keeper
     }
 
-    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
-        throw FerryError(.plugin, "auth sends no queued operations (got \(operation.kind))")
-    }
-
     // MARK: Credential provider
 
     public func accessToken() async -> String? {
@@ -94,14 +90,20 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
 
     // MARK: Verification
 
-    /// Verifies the session with the remote: confirmed (the cached user is refreshed),
-    /// no answer (the session is kept: offline), or refused (the session ends).
+    /// Verifies the session with the remote (`checkWithRemote`); a failure goes to the
+    /// kernel, which holds for a login on a refusal and waits for connectivity on no answer.
     public func pull(_ context: PluginContext) async throws -> PullSummary {
         _ = await accessToken()
-        guard let session = try await keeper.current(), session.isActive else { return PullSummary() }
+        try await checkWithRemote()
+        return PullSummary()
+    }
+
+    /// Confirmed: the cached user is refreshed. Refused (401, 403): the session ends and
+    /// the refusal is thrown. No answer: thrown, and the session is kept.
+    func checkWithRemote() async throws {
+        guard let session = try await keeper.current(), session.isActive else { return }
         do {
             try await keeper.verified(user: try await client.me())
-            return PullSummary()
         } catch let failure as RemoteFailure where failure.status == 401 || failure.status == 403 {
             try await keeper.end()
             throw failure

@@ -49,9 +49,7 @@ actor SessionKeeper {
 
     /// Signs in and stores the new session.
     func login(username: String, password: String) async throws -> Session {
-        let answer = try await client.login(username: username, password: password)
-        var session = Self.session(from: answer, now: clock.now())
-        session.actingAs = nil
+        let session = Self.session(from: try await client.login(username: username, password: password), now: clock.now())
         try save(session)
         return session
     }
@@ -103,19 +101,13 @@ actor SessionKeeper {
         let lock = try FileLock(path: lockPath)
         defer { lock.release() }
         loadedRevision = nil
-        guard var session = try current(), let refreshToken = session.refreshToken else { return nil }
+        guard let session = try current(), let refreshToken = session.refreshToken else { return nil }
         if let token = session.accessToken, token != rejected { return token }
         do {
-            let answer = try await client.refresh(refreshToken: refreshToken)
-            let renewed = Self.session(from: answer, now: clock.now())
-            session.accessToken = renewed.accessToken
-            session.refreshToken = renewed.refreshToken
-            session.accessExpiresAt = renewed.accessExpiresAt
-            session.refreshExpiresAt = renewed.refreshExpiresAt
-            session.verifiedAt = renewed.verifiedAt
-            session.user = renewed.user
-            try save(session)
-            return session.accessToken
+            var renewed = Self.session(from: try await client.refresh(refreshToken: refreshToken), now: clock.now())
+            renewed.actingAs = session.actingAs
+            try save(renewed)
+            return renewed.accessToken
         } catch let failure as RemoteFailure where [400, 401, 403].contains(failure.status) {
             logger.info("the session of \(session.user.username) was ended by the remote; log in again")
             try end()

@@ -4,8 +4,8 @@ import GRDB
 /// A domain plugin: its tables, its operations and how each reaches the remote,
 /// an optional pull, and what it does when the remote disagrees.
 ///
-/// Only `name`, `operations`, `init(settings:context:)` and `send` are required;
-/// every other hook has a default.
+/// Only `name`, `operations` and `init(settings:context:)` are required, and `send` for a
+/// plugin that has operations; every other hook has a default.
 ///
 /// ```swift
 /// struct NotesPlugin: SyncPlugin {
@@ -90,6 +90,11 @@ extension SyncPlugin {
     public var pluginName: String { Self.name }
     /// No tables of its own.
     public static var migrations: [StoreMigration] { [] }
+
+    /// A plugin without operations sends nothing: a `plugin` error names the stray kind.
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
+        throw FerryError(.plugin, "\(pluginName) sends no queued operations (got \(operation.kind))")
+    }
 
     /// Nothing to pull: an empty summary.
     public func pull(_ context: PluginContext) async throws -> PullSummary { PullSummary() }
