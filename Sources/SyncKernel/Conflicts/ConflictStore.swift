@@ -26,15 +26,21 @@ public enum ConflictStore {
             .map(ConflictReport.init(row:))
     }
 
-    /// The conflict with id `id`, or one whose id starts with it (a short id); nil when
-    /// there is none.
+    /// The conflict with id `id`, or the only one whose id starts with it (a short id,
+    /// compared as text: `%` and `_` are no wildcards); nil when there is none.
+    ///
+    /// - Throws: a `usage` error when several conflicts start with `id`.
     public static func find(_ id: String, in db: Database) throws -> ConflictReport? {
-        try Row.fetchOne(
+        guard !id.isEmpty else { return nil }
+        let rows = try Row.fetchAll(
             db,
-            sql: "SELECT * FROM kernel_conflicts WHERE id = ? OR id LIKE ?",
-            arguments: [id, id + "%"]
+            sql: "SELECT * FROM kernel_conflicts WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id != ?1 LIMIT 2",
+            arguments: [id]
         )
-        .map(ConflictReport.init(row:))
+        if rows.count > 1, rows[0]["id"] as String != id {
+            throw FerryError(.usage, "\(id) matches several conflicts; give more of the id")
+        }
+        return rows.first.map(ConflictReport.init(row:))
     }
 
     static func setOutcome(_ id: String, _ outcome: String, now: Date, in db: Database) throws {

@@ -120,16 +120,17 @@ public struct QueueInspector: Sendable {
         }
     }
 
-    /// The operation whose id is `id`, starts with it or ends with it (`shortID`).
+    /// The operation whose id is `id`, starts with it or ends with it (`shortID`),
+    /// compared as text (`%` and `_` are no wildcards).
     ///
     /// - Throws: `not_found` when none matches, `usage` when several do.
     public func find(_ id: String) async throws -> QueuedOperation {
         let text = id.lowercased()
-        let matches = try await runtime.store.read { db in
+        let matches = text.isEmpty ? [] : try await runtime.store.read { db in
             try QueuedOperation.fetchAll(
                 db,
-                sql: "SELECT * FROM kernel_operations WHERE id LIKE ? OR id LIKE ? LIMIT 2",
-                arguments: [text + "%", "%" + text]
+                sql: "SELECT * FROM kernel_operations WHERE substr(id, 1, length(?1)) = ?1 OR substr(id, -length(?1)) = ?1 LIMIT 2",
+                arguments: [text]
             )
         }
         guard let first = matches.first else {
