@@ -82,4 +82,16 @@ struct ConnectivityTests {
         let metered = await test.runtime.connectivity.current()
         #expect(metered.reachable && metered.metered && metered.source == "forced")
     }
+
+    @Test func networkModeInTheConfigurationIsTheStartingPin() async throws {
+        for (mode, reachable, isMetered) in [("metered", true, true), ("offline", false, false)] {
+            let test = try await TestRuntime.make(
+                server: "http://127.0.0.1:9",
+                yaml: "network: {mode: \(mode)}\nplugins:\n  items: {}\n",
+                connectivity: ManualConnectivity(ConnectivityState(reachable: true, interface: .wifi))
+            )
+            let state = await test.runtime.connectivity.current()
+            #expect(state.reachable == reachable && state.metered == isMetered, "\(mode)")
+        }
+    }
 }

@@ -192,10 +192,11 @@ public final class FerryRuntime: Sendable {
                 clock: options.clock,
                 executor: executor
             )
-        if configuration.kernel.network.mode != .auto,
-            try await settings.value(NetworkOverride.self, for: ForcedConnectivity.SettingsKey.reachability) == nil
-        {
-            try await settings.set(configuration.kernel.network.mode, for: ForcedConnectivity.SettingsKey.reachability)
+        let mode = configuration.kernel.network.mode
+        if mode != .auto {
+            // `network.mode` is the pin a store starts with; `ferry network` changes it later.
+            let key = [.metered, .unmetered].contains(mode) ? ForcedConnectivity.SettingsKey.metering : ForcedConnectivity.SettingsKey.reachability
+            if try await settings.value(NetworkOverride.self, for: key) == nil { try await settings.set(mode, for: key) }
         }
         return FerryRuntime(
             configuration: configuration,
