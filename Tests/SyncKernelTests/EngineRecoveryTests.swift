@@ -159,3 +159,24 @@ final class DroppingExecutor: HTTPExecutor {
         return try await real.execute(request, maxBodyBytes: maxBodyBytes)
     }
 }
+
+@Suite("Queue explanations")
+struct QueueExplanationTests {
+    @Test func anOperationThatBackedOffAndThenGotNoAnswerSaysItWaitsForTheRemote() async throws {
+        let test = try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(server: url, yaml: "retry: {base_delay: 1m, jitter: 0}\nplugins:\n  items: {}\n")
+            _ = try await TestPlugin.put("a", "v", in: test.runtime)
+            server.fail(.init(status: 503))
+            #expect(try await test.runOnce().retried == 1)
+            return test
+        }
+        // The server is gone: the next sends get no answer.
+        test.clock.advance(by: 120)
+        _ = try await test.runOnce()
+        _ = try await test.runOnce()
+        let operation = try #require(try await test.operations().first)
+        #expect(operation.attempts == 1)
+        let why = try await QueueInspector(runtime: test.runtime).explain(operation).text
+        #expect(why.hasPrefix("remote unreachable"), "\(why)")
+    }
+}

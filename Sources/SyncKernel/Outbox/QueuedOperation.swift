@@ -46,6 +46,8 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var account: String?
     /// The entity of the same plugin this operation waits for (`SendOutcome.waitsFor`), if any.
     public var dependsOn: String? = nil
+    /// What a pending operation waits for, as the engine recorded it.
+    var waitingFor: WaitingFor? = nil
 
     /// Decodes the payload as `T`.
     public func decodePayload<T: Decodable>(_ type: T.Type = T.self) throws -> T {
@@ -95,6 +97,7 @@ extension QueuedOperation: FetchableRecord {
         requiresUnmetered = row["requires_unmetered"]
         account = row["account"]
         dependsOn = row["depends_on"]
+        waitingFor = (row["waiting_for"] as String?).flatMap(WaitingFor.init(rawValue:))
     }
 }
 

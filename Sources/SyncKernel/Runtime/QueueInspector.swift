@@ -204,7 +204,7 @@ public struct QueueInspector: Sendable {
             let now = runtime.clock.now()
             if operation.nextAttemptAt > now {
                 let when = ISO8601DateFormatter().string(from: operation.nextAttemptAt)
-                if operation.lastError != nil, operation.attempts == 0 {
+                if operation.waitingFor == .connectivity {
                     return Explanation("remote unreachable (\(operation.lastError ?? "")); looking again at \(when)")
                 }
                 return Explanation("backing off until \(when) (\(attempts)): \(operation.lastError ?? "")")
