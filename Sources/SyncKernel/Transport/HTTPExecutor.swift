@@ -16,10 +16,11 @@ public struct PreparedRequest: Sendable {
     public var headers: [(String, String)]
     /// The body, or nil for none.
     public var body: Data?
-    /// How long to wait for the answer to begin, in seconds: `sync.request_timeout` for the
+    /// How long the exchange may take, in seconds: `sync.request_timeout` for the
     /// transport's requests, hours for a file download. `AsyncHTTPExecutor` fails a request
-    /// whose status and headers have not come by then with a `TransportFailure`; the body
-    /// that follows is not bound by it, only by the 30-second stall limit.
+    /// whose whole answer (`execute`), or whose status and headers (`stream`), have not come
+    /// by then with a `TransportFailure`; a streamed body is bound by the 30-second stall
+    /// limit instead.
     public var timeout: TimeInterval
 
     /// The value of the first header called `name` (case-insensitive), or nil.
@@ -114,8 +115,9 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     /// Sends `request` and reads its whole answer, decompressed, whatever its status.
     ///
     /// An answer whose `Content-Length`, or whose body as it arrives, exceeds `maxBodyBytes`
-    /// throws `AnswerTooLarge`, and the rest of it is not read. Any other failure (refused
-    /// connection, timeout, lost connection, TLS) throws a `TransportFailure` whose reason
+    /// throws `AnswerTooLarge`, and the rest of it is not read. The whole answer must have
+    /// come within `request.timeout`, however slowly its body trickles. Any other failure
+    /// (refused connection, timeout, lost connection, TLS) throws a `TransportFailure` whose reason
     /// names the method and the URL without its query; cancellation throws
     /// `CancellationError`.
     ///
@@ -124,13 +126,14 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     ///   - maxBodyBytes: the largest answer body to read.
     public func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
         do {
-            let response = try await client.execute(Self.outgoing(request), timeout: Self.deadline(request))
+            let deadline = NIODeadline.now() + Self.deadline(request)
+            let response = try await client.execute(Self.outgoing(request), deadline: deadline)
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
                 throw AnswerTooLarge(limit: maxBodyBytes)
             }
             let body: ByteBuffer
             do {
-                body = try await response.body.collect(upTo: maxBodyBytes)
+                body = try await Self.before(deadline) { try await response.body.collect(upTo: maxBodyBytes) }
             } catch is NIOTooManyBytesError {
                 throw AnswerTooLarge(limit: maxBodyBytes)
             }
@@ -197,6 +200,27 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         return outgoing
+    }
+
+    /// The result of `work`, or `HTTPClientError.deadlineExceeded` (and `work` cancelled)
+    /// if it has not finished by `deadline`.
+    private static func before<T: Sendable>(
+        _ deadline: NIODeadline,
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                let left = deadline - NIODeadline.now()
+                try await Task.sleep(nanoseconds: UInt64(max(left.nanoseconds, 0)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw HTTPClientError.deadlineExceeded
+            }
+            return value
+        }
     }
 
     private static func deadline(_ request: PreparedRequest) -> TimeAmount {
