@@ -1,5 +1,5 @@
 import Foundation
-import SyncKernel
+@testable import SyncKernel
 import SyncKernelTesting
 import Synchronization
 import Testing

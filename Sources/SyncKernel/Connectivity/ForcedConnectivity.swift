@@ -20,7 +20,7 @@ public enum NetworkOverride: String, Codable, Sendable, CaseIterable {
 /// Reachability (`offline`, `online`) and metering (`metered`, `unmetered`) are two
 /// settings, each `auto` until set; they are read on every `current()`, so a pin set by
 /// another process applies at once.
-public struct ForcedConnectivity: ConnectivityMonitor {
+struct ForcedConnectivity: ConnectivityMonitor {
     let base: any ConnectivityMonitor
     let settings: SettingsStore
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads Linux's view of the network interfaces from `/sys/class/net`.
-public struct NetworkInterfaces: Sendable {
+struct NetworkInterfaces: Sendable {
     let root: String
 
     /// Reads the interfaces under `root` (another folder in tests).

@@ -5,7 +5,7 @@ import Foundation
 /// The probe asks each remote's `GET /v1/health` (docs/protocol.md); any HTTP answer means
 /// reachable. A result is reused for `interval`; a request that got no answer invalidates
 /// it, and one that got an answer renews it.
-public actor ProbeConnectivity: ConnectivityMonitor {
+actor ProbeConnectivity: ConnectivityMonitor {
     private let remotes: @Sendable () async -> [String]
     private let interval: TimeInterval
     private let interfaces: NetworkInterfaces

@@ -7,10 +7,10 @@ import GRDB
 /// write and the operation that carries it commit together.
 public struct Outbox: Sendable {
     /// The policy of every operation kind of the enabled plugins.
-    public let policies: PolicyBook
+    let policies: PolicyBook
 
     /// Creates the outbox that queues under `policies`.
-    public init(policies: PolicyBook) {
+    init(policies: PolicyBook) {
         self.policies = policies
     }
 

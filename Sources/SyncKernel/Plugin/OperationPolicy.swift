@@ -35,7 +35,7 @@ public struct OperationPolicy: Sendable, Equatable {
 }
 
 /// The policies of every operation kind of every enabled plugin.
-public struct PolicyBook: Sendable {
+struct PolicyBook: Sendable {
     private var policies: [String: [String: OperationPolicy]]
 
     /// Creates a book from policies by plugin, then by kind.

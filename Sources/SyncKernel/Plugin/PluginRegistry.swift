@@ -7,7 +7,7 @@ public struct PluginRegistry: Sendable {
     /// domains by name.
     public let plugins: [any SyncPlugin]
     /// The policy of every operation kind, with the overrides of `config.yaml` applied.
-    public let policies: PolicyBook
+    let policies: PolicyBook
 
     /// The enabled plugin called `name`.
     public func plugin(named name: String) -> (any SyncPlugin)? {

@@ -6,7 +6,7 @@ import Foundation
 /// A remote's file name is never trusted as a local path: `..`, `.`, empty segments,
 /// backslashes, NUL and other control characters are refused, and an absolute path is
 /// read as relative to the root (`/etc/passwd` becomes `<root>/etc/passwd`).
-public enum TransferPath {
+enum TransferPath {
     /// `relative` resolved under `root`; throws `FerryError(.file)` naming the path when it
     /// would escape `root` or is not a plain relative path.
     ///

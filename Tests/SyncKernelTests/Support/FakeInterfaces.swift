@@ -1,5 +1,5 @@
 import Foundation
-import SyncKernel
+@testable import SyncKernel
 
 enum FakeInterfaces {
     /// A fake /sys/class/net with the given interfaces: (name, up, wireless).
