@@ -56,19 +56,6 @@ public struct Output: Sendable {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Asks a yes/no question on the terminal; `assumeYes` answers it. Without a terminal
-    /// and without `assumeYes`, the answer is no.
-    public static func confirm(_ question: String, assumeYes: Bool) -> Bool {
-        if assumeYes { return true }
-        guard isatty(STDIN_FILENO) == 1 else {
-            warn("\(question) [y/N] no (not a terminal; pass --yes to confirm)")
-            return false
-        }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
-        return answer == "y" || answer == "yes"
-    }
-
     /// A short relative description of `date` against `now`: "in 5 s", "3 min ago".
     public static func relative(_ date: Date, now: Date) -> String {
         let seconds = date.timeIntervalSince(now)

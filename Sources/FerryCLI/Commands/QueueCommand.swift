@@ -116,7 +116,7 @@ struct QueueCommand: AsyncParsableCommand {
         func run(in runtime: FerryRuntime) async throws {
             let operation = try await QueueInspector(runtime: runtime).find(id)
             guard
-                Output.confirm(
+                Prompt.confirm(
                     "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote.",
                     assumeYes: yes
                 )

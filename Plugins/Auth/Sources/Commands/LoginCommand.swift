@@ -20,7 +20,7 @@ struct LoginCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let auth = try runtime.plugin(AuthPlugin.self)
-        guard let name = username ?? Terminal.ask("username: "), !name.isEmpty else {
+        guard let name = username ?? Prompt.ask("username: "), !name.isEmpty else {
             throw FerryError(.usage, "give a username with --username")
         }
         let password = try readPassword()
@@ -44,7 +44,7 @@ struct LoginCommand: RuntimeCommand {
         if let fromEnvironment = ProcessInfo.processInfo.environment["FERRY_PASSWORD"], !fromEnvironment.isEmpty {
             return fromEnvironment
         }
-        guard let typed = Terminal.askSecret("password: "), !typed.isEmpty else {
+        guard let typed = Prompt.askSecret("password: "), !typed.isEmpty else {
             throw FerryError(
                 .usage,
                 "no password given; type it at the prompt, pipe it with --password-stdin, or set FERRY_PASSWORD"
@@ -60,13 +60,13 @@ struct LoginCommand: RuntimeCommand {
         let description = others.sorted { $0.key < $1.key }.map { "\($0.value) for \($0.key)" }.joined(separator: ", ")
         var discard = discardQueued
         if !keepQueued && !discardQueued {
-            guard Terminal.isInteractive else {
+            guard Prompt.isInteractive else {
                 throw FerryError(
                     .usage,
                     "signed in, but work is queued for another account (\(description)); run login again with --keep-queued (it waits for that account) or --discard-queued"
                 )
             }
-            discard = Output.confirm(
+            discard = Prompt.confirm(
                 "Work is queued for another account (\(description)). Discard it? (no keeps it for that account)",
                 assumeYes: false
             )

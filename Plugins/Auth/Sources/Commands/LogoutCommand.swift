@@ -25,7 +25,7 @@ struct LogoutCommand: RuntimeCommand {
             atRisk.isEmpty
             ? "Sign out?"
             : "Signing out will remove \(atRisk.joined(separator: ", ")). Are you sure?"
-        guard Output.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
+        guard Prompt.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
         let told = try await auth.logout()
         try await runtime.holdAllForLogin(reason: "signed out")
         let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) {

@@ -21,7 +21,7 @@ struct MoviesRemoveCommand: RuntimeCommand {
         guard let movie = try await library.movie(id) else {
             throw FerryError(.notFound, "no movie \(id) in the local list; `ferry movies list` shows the ids")
         }
-        guard Output.confirm("Remove \(movie.label) from your list?", assumeYes: yes) else {
+        guard Prompt.confirm("Remove \(movie.label) from your list?", assumeYes: yes) else {
             throw FerryError(.usage, "nothing was removed; pass --yes to remove without asking")
         }
         try await library.remove(id)

@@ -121,7 +121,7 @@ struct PostersClearCommand: RuntimeCommand {
             print("The poster cache is already empty.")
             return
         }
-        guard Output.confirm("Delete \(usage.files) cached posters (\(ByteCount(usage.bytes)))?", assumeYes: yes) else {
+        guard Prompt.confirm("Delete \(usage.files) cached posters (\(ByteCount(usage.bytes)))?", assumeYes: yes) else {
             throw FerryError(.usage, "nothing was deleted; pass --yes to clear without asking")
         }
         let removed = try await posters.files.purge()

@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Questions at the terminal, written to standard error so that standard output stays data.
+public enum Prompt {
+    /// Whether standard input is a terminal a person can answer on.
+    public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Asks for a line, trimmed; nil without a terminal.
+    public static func ask(_ prompt: String) -> String? {
+        guard isInteractive else { return nil }
+        FileHandle.standardError.write(Data(prompt.utf8))
+        return readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Asks for a line without echoing it (a password); nil without a terminal.
+    public static func askSecret(_ prompt: String) -> String? {
+        guard isInteractive else { return nil }
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var original = termios()
+        tcgetattr(STDIN_FILENO, &original)
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine()
+    }
+
+    /// Asks a yes/no question; `assumeYes` answers it. Without a terminal and without
+    /// `assumeYes`, the answer is no.
+    public static func confirm(_ question: String, assumeYes: Bool) -> Bool {
+        if assumeYes { return true }
+        guard let answer = ask("\(question) [y/N] ") else {
+            Output.warn("\(question) [y/N] no (not a terminal; pass --yes to confirm)")
+            return false
+        }
+        return ["y", "yes"].contains(answer.lowercased())
+    }
+}
