@@ -21,6 +21,20 @@ struct DeclaredDomainTests {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.entity, $0.body) })
     }
 
+    @Test func anOnlineOnlyRemovalTakesTheLocalDocumentAwayOnceTheRemoteAgreed() async throws {
+        try await ItemServer.with { server, url in
+            let yaml = Self.yaml.replacingOccurrences(of: "supersedes: [put]}", with: "supersedes: [put], delivery: online_only}")
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [])
+            _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a", body: Data(#"{"value":"1"}"#.utf8))
+            #expect(try await test.runOnce().sent == 1)
+            #expect(try await documents(test)["a"] != nil)
+            let removed = try await test.runtime.submitDeclared(domain: "notes", kind: "remove", entity: "a", body: Data("{}".utf8))
+            #expect(!removed.isQueued)
+            #expect(try await documents(test)["a"] == nil)
+            #expect(server.item("a") == nil || server.item("a")?.deleted == true)
+        }
+    }
+
     @Test func operationsAreSentAsTheirDeclaredCallsAndTheLocalDocumentAnswersFirst() async throws {
         try await ItemServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])

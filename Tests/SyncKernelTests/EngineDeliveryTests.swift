@@ -176,6 +176,27 @@ struct EngineDeliveryTests {
         #expect(try await test.operations().isEmpty)
     }
 
+    @Test func anOnlineOnlyWriteStoresTheRemotesAnswerAndNeverThePlaceholder() async throws {
+        try await ItemServer.with { server, url in
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "plugins:\n  items:\n    operations:\n      put: {delivery: online_only}\n"
+            )
+            let result = try await test.runtime.submit(
+                try NewOperation(plugin: "items", kind: "put", entity: "a", payload: ["value": "sent"])
+            ) { db in
+                try db.execute(sql: "INSERT INTO items_entries (key, value) VALUES ('placeholder', 'x')")
+            }
+            #expect(!result.isQueued)
+            #expect(server.item("a")?.value == "sent")
+            let keys = try await test.runtime.store.read { db in
+                try String.fetchAll(db, sql: "SELECT key FROM items_entries ORDER BY key")
+            }
+            #expect(keys == ["a"])
+            #expect(try await test.operations().isEmpty)
+        }
+    }
+
     @Test func anUnmeteredOperationWaitsOnAMeteredLink() async throws {
         try await ItemServer.with { server, url in
             let connectivity = ManualConnectivity(

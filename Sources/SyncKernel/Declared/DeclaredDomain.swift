@@ -37,7 +37,8 @@ public struct DeclaredDomain: SyncPlugin {
 
     /// Makes the HTTP call the operation's kind declares, with the payload as its JSON body
     /// (none for GET and DELETE). A JSON object in the answer replaces the local document
-    /// (the kernel then puts the entity's later operations on top again); an answer that is not a JSON object,
+    /// (the kernel then puts the entity's later operations on top again), an empty answer
+    /// leaves it showing the operation; an answer that is not a JSON object,
     /// or names another `id`, makes the operation a dead letter and keeps the local document.
     public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
@@ -55,10 +56,16 @@ public struct DeclaredDomain: SyncPlugin {
             body: hasBody ? operation.payload : nil
         )
         let response = try await context.transport.send(request)
-        guard !declared.removes, !response.body.isEmpty else { return .delivered }
-        try Self.checkAnswer(response.body, entity: operation.entity, request: "\(method) \(request.path)")
         let domain = pluginName
         let entity = operation.entity
+        guard !declared.removes, !response.body.isEmpty else {
+            // No document in the answer: the local document shows the operation as written.
+            let payload = operation.payload
+            return .delivered { db in
+                try DeclaredEntities.apply(declared, body: payload, domain: domain, entity: entity, in: db)
+            }
+        }
+        try Self.checkAnswer(response.body, entity: operation.entity, request: "\(method) \(request.path)")
         let body = response.body
         return .delivered { db in try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db) }
     }

@@ -100,8 +100,9 @@ extension FerryRuntime {
     /// to the local document: PUT and POST store the body, PATCH merges it into the
     /// document (JSON merge patch), DELETE removes the document.
     ///
-    /// Honours the operation's `delivery` as `submit(_:apply:)` does: queued operations
-    /// commit with the local change; an `online_only` one is sent first.
+    /// Honours the operation's `delivery` as `submit(_:local:)` does: queued operations
+    /// commit with the local change; an `online_only` one is sent first, and the answer
+    /// (or, when it carries no document, the same change) is stored once the remote agreed.
     ///
     /// - Throws: a `usage` error when the domain or the kind is unknown, or `body` is not JSON.
     public func submitDeclared(domain: String, kind: String, entity: String, body: Data) async throws -> SubmitResult {

@@ -7,12 +7,20 @@ public enum SubmitResult: Sendable {
     case queued(EnqueueResult)
     /// An online-only operation that reached the remote now.
     case sent(SendOutcome)
+
+    /// Whether the write waits in the queue (rather than having reached the remote).
+    public var isQueued: Bool {
+        if case .queued = self { return true }
+        return false
+    }
 }
 
 extension FerryRuntime {
-    /// Carries out `operation` as its policy says: queued with `local` in one transaction,
-    /// or, when online-only, sent now and `local` committed only once the remote agreed.
-    /// `local` must only change the database: it can run twice (see `FerryStore.write`).
+    /// Carries out `operation` as its policy says: queued, with `local` (the local state
+    /// the user sees until the remote answers) in one transaction; or, when online-only,
+    /// sent now, and the send outcome's `LocalChange` (the remote's answer) committed once
+    /// the remote agreed: `local` is for queued operations only. `local` must only change
+    /// the database: it can run twice (see `FerryStore.write`).
     public func submit(
         _ operation: NewOperation,
         local: @escaping @Sendable (Database) throws -> Void = { _ in }
@@ -27,10 +35,7 @@ extension FerryRuntime {
             return .queued(committed.results.first ?? .cancelled)
         case .onlineOnly:
             let outcome = try await sendNow(operation)
-            try await store.write { db in
-                try outcome.acknowledgement?.apply?(db)
-                try local(db)
-            }
+            if let apply = outcome.acknowledgement?.apply { try await store.write(apply) }
             return .sent(outcome)
         }
     }

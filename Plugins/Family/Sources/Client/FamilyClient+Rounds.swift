@@ -15,7 +15,6 @@ extension FamilyClient {
         let group = try await resolveGroup(group)
         let attending = try await resolveAttendees(attendees, group: group)
         let localID = Self.newLocalID()
-        let queued = isQueued(.roundStart)
         let name = name?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         let placeholder = FamilyRound(id: localID, groupID: group, name: name, status: "pending")
         let now = runtime.clock.now()
@@ -31,7 +30,6 @@ extension FamilyClient {
                     attendees: attending.isEmpty ? nil : attending
                 )
             ) { db in
-                guard queued else { return }
                 try FamilyCache.storeRound(placeholder, now: now, in: db)
                 try FamilyCache.storePendingAttendees(attending, round: localID, in: db)
             }
@@ -73,8 +71,7 @@ extension FamilyClient {
             try await submit(.roundClose, entity: round, FamilyPayload(round: round, actingAs: await actingAs()))
         }
         let cached = try await runtime.store.read { db in try FamilyCache.round(round, in: db) }
-        if case .sent = result { return FamilyWrite(value: cached, queued: false) }
-        return FamilyWrite(value: cached, queued: true)
+        return FamilyWrite(value: cached, queued: result.isQueued)
     }
 
     /// Suggests a movie (by TMDB id) for a round; suggesting it again changes nothing.
@@ -95,7 +92,6 @@ extension FamilyClient {
                 arguments: [round, tmdbID]
             ).map { try FamilyCache.decode(FamilySuggestion.self, $0) }
         }
-        if case .sent = result { return FamilyWrite(value: suggestion, queued: false) }
-        return FamilyWrite(value: suggestion, queued: true)
+        return FamilyWrite(value: suggestion, queued: result.isQueued)
     }
 }

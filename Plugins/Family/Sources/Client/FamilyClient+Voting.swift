@@ -11,7 +11,6 @@ extension FamilyClient {
         try Self.validateTMDB(tmdbID)
         let acting = await actingAs()
         let memberKey = acting ?? Self.selfKey
-        let queued = isQueued(.vote)
         let pending = LocalVote(
             roundID: round,
             tmdbID: tmdbID,
@@ -25,15 +24,12 @@ extension FamilyClient {
                 .vote,
                 entity: "\(round)/\(tmdbID)/\(memberKey)",
                 FamilyPayload(round: round, tmdbID: tmdbID, value: value, actingAs: acting)
-            ) { db in
-                if queued { try FamilyCache.storeVote(pending, in: db) }
-            }
+            ) { db in try FamilyCache.storeVote(pending, in: db) }
         }
         let stored = try await runtime.store.read { db in
             try FamilyCache.localVotes(round, in: db).first { $0.tmdbID == tmdbID && $0.memberKey == memberKey }
         }
-        if case .sent = result { return FamilyWrite(value: stored ?? pending, queued: false) }
-        return FamilyWrite(value: stored ?? pending, queued: true)
+        return FamilyWrite(value: stored ?? pending, queued: result.isQueued)
     }
 
     /// Picks the round's movie: exactly once per round, by the group's creator. When
@@ -42,7 +38,6 @@ extension FamilyClient {
         let round = try await resolved(round, "round")
         try Self.validateTMDB(tmdbID)
         let acting = await actingAs()
-        let queued = isQueued(.pick)
         let title = try await runtime.store.read { db in try FamilyCache.roundDetail(round, in: db)?.title(of: tmdbID) }
         do {
             let result = try await submit(
@@ -50,9 +45,7 @@ extension FamilyClient {
                 entity: round,
                 FamilyPayload(round: round, tmdbID: tmdbID, actingAs: acting)
             ) { db in
-                if queued {
-                    try FamilyCache.storePendingPick(FamilyPick(roundID: round, tmdbID: tmdbID, title: title), in: db)
-                }
+                try FamilyCache.storePendingPick(FamilyPick(roundID: round, tmdbID: tmdbID, title: title), in: db)
             }
             guard case .sent = result else { return .queued(roundID: round, tmdbID: tmdbID) }
             let pick = try await runtime.store.read { db in try FamilyCache.pick(round, in: db) }

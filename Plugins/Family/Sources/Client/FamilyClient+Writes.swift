@@ -4,7 +4,7 @@ import SyncKernel
 
 extension FamilyClient {
     /// Submits one family operation as its policy says (online-only or queued).
-    /// `local` runs in the transaction that queues it, or after the remote agreed.
+    /// `local` (the placeholder the user sees) runs only when the operation is queued.
     func submit(
         _ kind: FamilyKind,
         entity: String,
@@ -32,12 +32,10 @@ extension FamilyClient {
             throw FerryError(.usage, "a group needs a name, e.g. `ferry family group create \"Movie Night\"`")
         }
         let localID = Self.newLocalID()
-        let queued = isQueued(.groupCreate)
         let placeholder = FamilyGroup(id: localID, name: name)
         let now = runtime.clock.now()
         let result = try await write("creating group \(name)") {
             try await submit(.groupCreate, entity: localID, FamilyPayload(name: name, actingAs: nil)) { db in
-                guard queued else { return }
                 try db.execute(
                     sql: "INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)",
                     arguments: [localID, try FamilyCache.encode(placeholder), now.timeIntervalSince1970]
@@ -63,7 +61,6 @@ extension FamilyClient {
         }
         let group = try await resolveGroup(group)
         let localID = Self.newLocalID()
-        let queued = isQueued(.memberAdd)
         let payload =
             managed
             ? FamilyPayload(group: group, name: name, managed: true, actingAs: await actingAs())
@@ -79,7 +76,7 @@ extension FamilyClient {
         )
         let result = try await write("adding \(name) to group \(group)") {
             try await submit(.memberAdd, entity: localID, payload) { db in
-                if queued { try FamilyCache.storeMember(placeholder, in: db) }
+                try FamilyCache.storeMember(placeholder, in: db)
             }
         }
         guard case .sent(let outcome) = result, let id = outcome.remoteID else {

@@ -32,11 +32,6 @@ public struct FamilyClient: Sendable {
         get async { await runtime.connectivity.current().satisfies(.network) }
     }
 
-    /// Whether `kind` is queued (rather than online-only) in this configuration.
-    func isQueued(_ kind: FamilyKind) -> Bool {
-        runtime.policy(plugin: FamilyPlugin.name, kind: kind.rawValue).delivery == .queued
-    }
-
     static func newLocalID() -> String {
         localPrefix + UUID().uuidString.lowercased()
     }
