@@ -70,7 +70,9 @@ struct StoreFiles {
     func writeMarker() {
         guard !markerExists else { return }
         let text = "A Ferry store was created beside this file. Ferry refuses to replace it with an empty one.\n"
-        FileManager.default.createFile(
+        // Best effort: without the marker, the other files of the data folder still tell
+        // that a store lived here.
+        _ = FileManager.default.createFile(
             atPath: markerPath,
             contents: Data(text.utf8),
             attributes: [.posixPermissions: 0o600]

@@ -79,7 +79,7 @@ actor RequestBatch {
         let (round, linger) = (self.round, self.linger)
         Task {
             try? await Task.sleep(for: linger)
-            await self.flush(round: round)
+            self.flush(round: round)
         }
     }
 
