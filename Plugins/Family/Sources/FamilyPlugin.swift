@@ -24,31 +24,15 @@ public struct FamilyPlugin: SyncPlugin {
         FamilyKind.groupCreate.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
         FamilyKind.memberAdd.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
         FamilyKind.roundStart.rawValue: OperationPolicy(delivery: .onlineOnly, conflict: .serverWins),
-        FamilyKind.roundClose.rawValue: OperationPolicy(
-            delivery: .onlineOnly,
-            coalesce: .init(mode: .replace),
-            conflict: .serverWins
-        ),
-        FamilyKind.suggest.rawValue: OperationPolicy(
-            delivery: .onlineOnly,
-            coalesce: .init(mode: .replace),
-            conflict: .serverWins
-        ),
-        FamilyKind.vote.rawValue: OperationPolicy(
-            delivery: .onlineOnly,
-            coalesce: .init(mode: .replace),
-            conflict: .serverWins
-        ),
-        FamilyKind.pick.rawValue: OperationPolicy(
-            delivery: .onlineOnly,
-            coalesce: .init(mode: .replace),
-            conflict: .firstWriteWins
-        ),
+        FamilyKind.roundClose.rawValue: OperationPolicy(delivery: .onlineOnly, coalesce: replace, conflict: .serverWins),
+        FamilyKind.suggest.rawValue: OperationPolicy(delivery: .onlineOnly, coalesce: replace, conflict: .serverWins),
+        FamilyKind.vote.rawValue: OperationPolicy(delivery: .onlineOnly, coalesce: replace, conflict: .serverWins),
+        FamilyKind.pick.rawValue: OperationPolicy(delivery: .onlineOnly, coalesce: replace, conflict: .firstWriteWins),
     ]
+    private static let replace = CoalescePolicy(mode: .replace)
 
     /// The plugin's tables (`family.v1.*`).
     public static var migrations: [StoreMigration] { FamilyMigrations.all }
-    /// `ferry family ...`.
 
     /// The plugin's settings from `config.yaml`.
     public let settings: FamilySettings
