@@ -24,9 +24,8 @@ public struct MoviesPlugin: SyncPlugin {
         "add": OperationPolicy(delivery: .onlineOnly),
         "add_title": OperationPolicy(),
     ]
-    /// The plugin's tables, and the file cache's index until the kernel registers it.
+    /// The plugin's tables.
     public static let migrations = MoviesSchema.migrations
-    /// `ferry movies ...`.
 
     /// The plugin's settings from `config.yaml`.
     public let settings: MoviesSettings

@@ -16,7 +16,6 @@ struct PosterCacheTests {
         var settings = MoviesSettings()
         settings.posters.maxSize = ByteCount(maxBytes)
         settings.posters.maxAge = Seconds(maxAge)
-        let base = harness.server.baseURL
         return PosterCache(
             settings: settings,
             folder: harness.folder.appendingPathComponent("posters"),
@@ -24,8 +23,7 @@ struct PosterCacheTests {
             clock: harness.clock,
             events: harness.runtime.events,
             connectivity: harness.connectivity,
-            executor: harness.runtime.executor,
-            baseURL: { base }
+            transport: HTTPTransport(baseURL: harness.server.baseURL, executor: harness.runtime.executor)
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 
 /// Everything a plugin gets from the kernel, in one value: its store, its transport, its
@@ -12,7 +13,7 @@ public struct PluginContext: Sendable {
     /// The store the plugin's tables live in, shared with the kernel's outbox.
     public let store: FerryStore
     /// The plugin's transport, pointed at its remote, with the runner's credentials.
-    public let transport: HTTPTransport
+    public private(set) var transport: HTTPTransport
     /// A folder of the plugin's own for files (`<data_dir>/<plugin>`).
     public let directory: URL
     /// The kernel's settings table, shared by every process on the store.
@@ -26,6 +27,8 @@ public struct PluginContext: Sendable {
     /// The plugin the runtime built with this context, for the rebase of a pulled change
     /// (`SyncPlugin.reapply`); nil in the context given to `init(settings:context:)`.
     var plugin: (any SyncPlugin)?
+    /// The runtime's local write (`commit`); nil in the context given to `init(settings:context:)`.
+    var writes: LocalWrites?
 
     /// Creates a context; the runtime builds one per plugin, and tests may build their own.
     public init(
@@ -48,20 +51,27 @@ public struct PluginContext: Sendable {
         self.logger = logger
     }
 
+    /// The local write, as `FerryRuntime.commit`: for work a plugin decides while it pulls
+    /// or sends (the downloads a refresh makes necessary). Only the contexts given to
+    /// `pull` and `send` can write; the one given to `init(settings:context:)` cannot.
+    @discardableResult
+    public func commit<Value: Sendable>(
+        _ write: @escaping @Sendable (Database, inout OperationsToQueue) throws -> Value
+    ) async throws -> Committed<Value> {
+        guard let writes else {
+            throw FerryError(
+                .plugin,
+                "\(name): a local write needs the context given to pull or send, not the one given to init"
+            )
+        }
+        return try await writes.commit(write)
+    }
+
     /// The context of one operation's send: its transport (the plugin's, or `transport`
     /// when the engine batches) gives the operation's writes their idempotency keys.
     func sending(_ operation: QueuedOperation, through transport: HTTPTransport? = nil) -> PluginContext {
-        var context = PluginContext(
-            name: name,
-            store: store,
-            transport: (transport ?? self.transport).sending(operation),
-            directory: directory,
-            settings: settings,
-            events: events,
-            clock: clock,
-            logger: logger
-        )
-        context.plugin = plugin
+        var context = self
+        context.transport = (transport ?? self.transport).sending(operation)
         return context
     }
 }

@@ -72,6 +72,14 @@ public protocol SyncPlugin: Sendable {
     /// prompt; nil when nothing. Default: nil.
     func localDataAtRisk(in db: Database) throws -> String?
 
+    /// How many downloaded files signing out removes from this device, for the second
+    /// confirmation ("Signing out will remove 12 files, are you sure?"). Default: 0.
+    func filesRemovedBySignOut(_ context: PluginContext) async throws -> Int
+
+    /// Removes those files and their records, once the person confirmed and before the
+    /// session ends. Default: nothing to remove.
+    func removeFilesForSignOut(_ context: PluginContext) async throws
+
     /// One sentence about a conflict in the domain's words (which movie won), for
     /// `ferry conflicts list` and the runner's output. Default: nil, the remote's reason.
     func describe(_ conflict: ConflictReport) -> String?
@@ -127,6 +135,12 @@ extension SyncPlugin {
 
     /// Nil: nothing at risk.
     public func localDataAtRisk(in db: Database) throws -> String? { nil }
+
+    /// No files.
+    public func filesRemovedBySignOut(_ context: PluginContext) async throws -> Int { 0 }
+
+    /// Nothing to remove.
+    public func removeFilesForSignOut(_ context: PluginContext) async throws {}
 
     /// Nil: the remote's reason describes the conflict.
     public func describe(_ conflict: ConflictReport) -> String? { nil }

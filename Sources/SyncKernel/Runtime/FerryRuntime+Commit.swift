@@ -47,21 +47,6 @@ extension FerryRuntime {
     public func commit<Value: Sendable>(
         _ write: @escaping @Sendable (Database, inout OperationsToQueue) throws -> Value
     ) async throws -> Committed<Value> {
-        let outbox = self.outbox
-        let now = clock.now()
-        let account = await credentials.account()
-        let (value, queued, results) = try await store.write { db in
-            var queue = OperationsToQueue()
-            let value = try write(db, &queue)
-            for (plugin, entity) in queue.forgotten { try Outbox.discardAll(plugin: plugin, entity: entity, in: db) }
-            let results = try queue.operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
-            return (value, queue.operations, results)
-        }
-        for (operation, result) in zip(queued, results) {
-            events.emit(
-                .enqueued(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, result: result)
-            )
-        }
-        return Committed(value: value, results: results)
+        try await writes.commit(write)
     }
 }

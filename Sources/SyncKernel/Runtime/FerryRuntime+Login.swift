@@ -23,6 +23,26 @@ extension FerryRuntime {
         }
     }
 
+    /// How many downloaded files signing out removes from this device, over every plugin
+    /// (`SyncPlugin.filesRemovedBySignOut`).
+    public func filesRemovedBySignOut() async throws -> Int {
+        var count = 0
+        for plugin in registry.plugins {
+            guard let context = context(for: plugin.pluginName) else { continue }
+            count += try await plugin.filesRemovedBySignOut(context)
+        }
+        return count
+    }
+
+    /// Removes the files signing out removes, in every plugin, before the session ends
+    /// (`SyncPlugin.removeFilesForSignOut`).
+    public func removeFilesForSignOut() async throws {
+        for plugin in registry.plugins {
+            guard let context = context(for: plugin.pluginName) else { continue }
+            try await plugin.removeFilesForSignOut(context)
+        }
+    }
+
     /// How many unsent operations belong to an account other than `account`, per account.
     public func queuedForOtherAccounts(than account: String) async throws -> [String: Int] {
         try await store.read { db in

@@ -41,6 +41,8 @@ public final class FerryRuntime: Sendable {
     public let credentials: any CredentialProvider
     /// Each plugin's (and declared domain's) context, by name.
     let contexts: [String: PluginContext]
+    /// The local write of the runtime and of every context.
+    let writes: LocalWrites
     /// What every request, probe and download of this runtime goes through: one HTTP
     /// client, or what the options put in its place.
     public let executor: any HTTPExecutor
@@ -91,14 +93,21 @@ public final class FerryRuntime: Sendable {
         self.configuration = configuration
         self.store = store
         self.registry = registry
-        self.outbox = Outbox(policies: registry.policies)
+        let outbox = Outbox(policies: registry.policies)
+        let writes = LocalWrites(store: store, outbox: outbox, events: events, clock: clock, credentials: credentials)
+        self.outbox = outbox
+        self.writes = writes
         self.events = events
         self.clock = clock
         self.connectivity = connectivity
         self.settings = SettingsStore(store: store)
         self.logger = logger
         self.credentials = credentials
-        self.contexts = contexts
+        self.contexts = contexts.mapValues { context in
+            var context = context
+            context.writes = writes
+            return context
+        }
     }
 
     /// Opens the store, migrates it, builds the enabled plugins of `pluginTypes` and connectivity.

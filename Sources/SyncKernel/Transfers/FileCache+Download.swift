@@ -19,8 +19,11 @@ extension FileCache {
                 )
             }
         }
-        guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
-            throw FerryError(.file, "cannot download \(request.key) from '\(request.url)': not an http(s) URL")
+        guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") || request.url.hasPrefix("/") else {
+            throw FerryError(
+                .file,
+                "cannot download \(request.key) from '\(request.url)': not an http(s) URL nor a path below the remote"
+            )
         }
         let target = try TransferPath.resolve(request.relativePath, under: root)
         let partial = TransferPath.partial(for: target)
@@ -49,9 +52,13 @@ extension FileCache {
             createdAt: now,
             accessedAt: now
         )
+        if let expected = request.expectedBytes {
+            try await makeRoom(for: expected, key: key, onDisk: row.bytes, partial: partial, row: row)
+        }
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
 
         let events = self.events
+        let progressRow = ProgressRecorder(store: store, owner: owner, key: key)
         let result: FileDownloader.Result
         do {
             result = try await downloader.download(
@@ -61,6 +68,7 @@ extension FileCache {
                 resumeETag: resumeETag,
                 progress: { received, total in
                     events?.emit(.transferProgress(name: key, received: received, total: total))
+                    await progressRow.record(received)
                 }
             )
         } catch {
@@ -93,7 +101,9 @@ extension FileCache {
                 )
             }
         }
-        try await makeRoom(for: size, key: key, pinned: request.pinned, partial: partial, row: row)
+        if request.expectedBytes == nil {
+            try await makeRoom(for: size, key: key, onDisk: size, partial: partial, row: row)
+        }
         guard rename(partial.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try await discard(row, partial: partial)
@@ -104,7 +114,8 @@ extension FileCache {
         row.bytes = size
         row.sha256 = digest
         row.createdAt = done
-        row.accessedAt = done
+        // A file fetched ahead of its use counts as never used until it is read.
+        row.accessedAt = request.usedNow ? done : Date(timeIntervalSince1970: 0)
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
         try await enforceBudget(protecting: key)
         return CachedFile(
@@ -114,31 +125,52 @@ extension FileCache {
             sha256: digest,
             pinned: request.pinned,
             createdAt: done,
-            accessedAt: done,
+            accessedAt: row.accessedAt,
             downloaded: true
         )
     }
 
-    /// Fails when pinned files leave no room for `size` more bytes; unpinned files are
-    /// evicted after the move.
-    private func makeRoom(for size: Int64, key: String, pinned: Bool, partial: URL, row: TransferRow) async throws {
-        guard let maxBytes = budget.maxBytes else { return }
-        let owner = self.owner
-        let pinnedBytes = try await store.read { db in
-            try Int64.fetchOne(
-                db,
-                sql:
-                    "SELECT COALESCE(SUM(bytes), 0) FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 1 AND key != ?",
-                arguments: [owner, key]
-            ) ?? 0
+    /// Makes room for a file of `size` bytes (`onDisk` of them already written) before it
+    /// is downloaded: fails with `storage_unavailable` when pinned files leave no room for
+    /// it in the budget, evicts unpinned files least recently used first until it fits,
+    /// and fails when the disk has less free space than the rest of the file needs.
+    private func makeRoom(for size: Int64, key: String, onDisk: Int64, partial: URL, row: TransferRow) async throws {
+        if let maxBytes = budget.maxBytes {
+            let owner = self.owner
+            let (pinnedBytes, totalBytes) = try await store.read { db in
+                let others = try TransferIndex.usage(owner: owner, excluding: key, in: db)
+                return (others.pinnedBytes, others.bytes)
+            }
+            guard pinnedBytes + size <= maxBytes else {
+                try await discard(row, partial: partial)
+                throw FerryError(
+                    .storageUnavailable,
+                    "\(key) (\(ByteCount(size))) does not fit: kept files already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) limit; remove some of them or raise the limit"
+                )
+            }
+            if totalBytes + size > maxBytes {
+                try await evict(atLeast: totalBytes + size - maxBytes, protecting: key)
+            }
         }
-        guard pinnedBytes + size <= maxBytes else {
-            try await discard(row, partial: partial)
+        let free = Self.freeDiskBytes(at: root)
+        if let free, size - onDisk > free {
             throw FerryError(
                 .storageUnavailable,
-                "\(key) (\(ByteCount(size))) does not fit: pinned files already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) budget; remove some pinned files or raise the limit"
+                "\(key) needs \(ByteCount(size - onDisk)) more on disk and \(root.path) has \(ByteCount(free)) free; free some space and try again"
             )
         }
+    }
+
+    /// The bytes free for an unprivileged user on the file system of `folder` (or of its
+    /// nearest existing parent); nil when that cannot be read.
+    static func freeDiskBytes(at folder: URL) -> Int64? {
+        var url = folder
+        while !FileManager.default.fileExists(atPath: url.path), url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+        }
+        var stats = statvfs()
+        guard statvfs(url.path, &stats) == 0 else { return nil }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
     }
 
     private func discard(_ row: TransferRow, partial: URL) async throws {
@@ -155,6 +187,33 @@ extension FileCache {
                 .file,
                 "cannot create the folder \(folder.path): \(error.localizedDescription); check its permissions",
                 underlying: error
+            )
+        }
+    }
+}
+
+/// Records how far a download got in its row, at most every mebibyte, so that another
+/// process (`ferry audio downloads --watch`) sees the progress of a runner's transfers.
+private actor ProgressRecorder {
+    let store: FerryStore
+    let owner: String
+    let key: String
+    private var recorded: Int64 = 0
+
+    init(store: FerryStore, owner: String, key: String) {
+        self.store = store
+        self.owner = owner
+        self.key = key
+    }
+
+    func record(_ bytes: Int64) async {
+        guard bytes - recorded >= 1 << 20 else { return }
+        recorded = bytes
+        let (owner, key) = (self.owner, self.key)
+        try? await store.write { db in
+            try db.execute(
+                sql: "UPDATE kernel_transfers SET bytes = ? WHERE owner = ? AND key = ? AND state = 'partial'",
+                arguments: [bytes, owner, key]
             )
         }
     }

@@ -18,7 +18,8 @@ import Logging
 ///
 /// ```swift
 /// let posters = FileCache(owner: "movies.posters", root: dir, store: store,
-///                         budget: TransferBudget(maxBytes: 500_000_000, maxAge: 90 * 86_400), clock: clock)
+///                         budget: TransferBudget(maxBytes: 500_000_000, maxAge: 90 * 86_400), clock: clock,
+///                         transport: context.transport)
 /// let file = try await posters.fetch(TransferRequest(key: "949", url: url, relativePath: "w342/949.png"))
 /// ```
 public actor FileCache {
@@ -51,7 +52,8 @@ public actor FileCache {
     ///   - events: receives `transferProgress` events.
     ///   - connectivity: asked before each download, so that forced offline mode and
     ///     `unmetered` requirements hold; nil downloads whenever asked.
-    ///   - executor: what puts downloads on the wire (a plugin passes its transport's).
+    ///   - transport: what puts downloads on the wire (a plugin passes its context's): paths
+    ///     resolve against its remote, with its credentials.
     ///   - logger: receives a debug line when files are evicted or expire.
     public init(
         owner: String,
@@ -61,10 +63,10 @@ public actor FileCache {
         clock: any KernelClock = SystemClock(),
         events: EventBus? = nil,
         connectivity: (any ConnectivityMonitor)? = nil,
-        executor: any HTTPExecutor = AsyncHTTPExecutor(),
+        transport: HTTPTransport,
         logger: Logger = Logger(label: "ferry.transfers")
     ) {
-        self.downloader = FileDownloader(executor: executor)
+        self.downloader = FileDownloader(transport: transport)
         self.owner = owner
         self.root = root
         self.store = store
@@ -173,6 +175,14 @@ public actor FileCache {
         }
     }
 
+    /// The downloads under way or interrupted, with the bytes each has on disk (recorded
+    /// about every mebibyte while it runs, by whichever process runs it).
+    public func inProgress() async throws -> [String: Int64] {
+        let owner = self.owner
+        let rows = try await store.read { db in try TransferIndex.all(owner: owner, state: TransferRow.partial, in: db) }
+        return Dictionary(rows.map { ($0.key, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What the cache holds against its budget.
     public func usage() async throws -> FileCacheUsage {
         let owner = self.owner
@@ -214,10 +224,17 @@ public actor FileCache {
     public func enforceBudget(protecting protected: String? = nil) async throws -> RemovalReport {
         guard let maxBytes = budget.maxBytes else { return RemovalReport() }
         let owner = self.owner
-        let (total, candidates) = try await store.read { db in
-            (try TransferIndex.usage(owner: owner, in: db).bytes, try TransferIndex.evictable(owner: owner, in: db))
-        }
-        var excess = total - maxBytes
+        let total = try await store.read { db in try TransferIndex.usage(owner: owner, in: db).bytes }
+        return try await evict(atLeast: total - maxBytes, protecting: protected)
+    }
+
+    /// Evicts unpinned files, least recently used first, until `excess` bytes are gone or
+    /// none is left; `protected` is never evicted.
+    func evict(atLeast excess: Int64, protecting protected: String?) async throws -> RemovalReport {
+        guard excess > 0, let maxBytes = budget.maxBytes else { return RemovalReport() }
+        let owner = self.owner
+        let candidates = try await store.read { db in try TransferIndex.evictable(owner: owner, in: db) }
+        var excess = excess
         var report = RemovalReport()
         for row in candidates where excess > 0 && row.key != protected {
             try await remove(row)

@@ -10,9 +10,10 @@ struct FileDownloader: Sendable {
         var etag: String?
     }
 
-    /// What puts the request on the wire: the runtime's executor, so that downloads share
-    /// its client and tests can replace it.
-    let executor: any HTTPExecutor
+    /// What puts the request on the wire: a plugin's transport, so that downloads share the
+    /// runtime's client, resolve paths against the plugin's remote and carry its
+    /// credentials there (never to a third party).
+    let transport: HTTPTransport
     /// How long to wait for the answer to begin; the body then has no overall limit, only
     /// the executor's stall timeout.
     var deadline: TimeInterval = 6 * 3600
@@ -24,21 +25,20 @@ struct FileDownloader: Sendable {
         headers: [(String, String)],
         into partial: URL,
         resumeETag: String?,
-        progress: @Sendable (Int64, Int64?) -> Void
+        progress: @Sendable (Int64, Int64?) async -> Void
     ) async throws -> Result {
         let existing = Self.size(of: partial)
-        var sent = [("User-Agent", "Ferry")] + headers
+        var sent = headers
         if existing > 0 {
             sent.append(("Range", "bytes=\(existing)-"))
             if let resumeETag { sent.append(("If-Range", resumeETag)) }
         }
-        let request = PreparedRequest(method: "GET", url: url, headers: sent, body: nil, timeout: deadline)
         let path = "GET \(AsyncHTTPExecutor.redactedPath(url))"
         var writer: PartialFile?
         var refusal: (status: Int, headers: [String: String], body: Data)?
         var result = Result(bytes: 0, total: nil, etag: nil)
         do {
-            try await executor.stream(request) { status, headers in
+            try await transport.stream(HTTPRequest("GET", url, headers: sent), timeout: deadline) { status, headers in
                 result.etag = headers["etag"]
                 switch status {
                 case 206:
@@ -64,13 +64,13 @@ struct FileDownloader: Sendable {
                     refusal = (status, headers, Data())
                 }
                 result.bytes = writer?.size ?? 0
-                progress(result.bytes, result.total)
+                await progress(result.bytes, result.total)
             } body: { chunk in
                 if let file = writer {
                     try file.write(chunk)
                     let before = result.bytes
                     result.bytes = file.size
-                    if result.bytes / (256 << 10) != before / (256 << 10) { progress(result.bytes, result.total) }
+                    if result.bytes / (256 << 10) != before / (256 << 10) { await progress(result.bytes, result.total) }
                 } else if var answer = refusal, answer.body.count < 64 << 10 {
                     answer.body.append(chunk.prefix((64 << 10) - answer.body.count))
                     refusal = answer
@@ -87,7 +87,7 @@ struct FileDownloader: Sendable {
             throw RemoteFailure(status: refusal.status, headers: refusal.headers, body: refusal.body)
         }
         try writer?.finish()
-        progress(result.bytes, result.total)
+        await progress(result.bytes, result.total)
         return result
     }
 

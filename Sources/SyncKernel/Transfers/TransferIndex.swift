@@ -54,8 +54,10 @@ enum TransferIndex {
         ])
     }
 
+    /// What `owner` holds, without the file under `excluding` when given.
     static func usage(
         owner: String,
+        excluding: String? = nil,
         in db: Database
     ) throws -> (files: Int, bytes: Int64, pinnedFiles: Int, pinnedBytes: Int64, partialBytes: Int64) {
         let row = try Row.fetchOne(
@@ -67,9 +69,9 @@ enum TransferIndex {
                     COALESCE(SUM(state = 'complete' AND pinned = 1), 0) AS pinned_files,
                     COALESCE(SUM(CASE WHEN state = 'complete' AND pinned = 1 THEN bytes END), 0) AS pinned_bytes,
                     COALESCE(SUM(CASE WHEN state = 'partial' THEN bytes END), 0) AS partial_bytes
-                FROM kernel_transfers WHERE owner = ?
+                FROM kernel_transfers WHERE owner = ? AND key IS NOT ?
                 """,
-            arguments: [owner]
+            arguments: [owner, excluding]
         )
         return (
             row?["files"] ?? 0, row?["bytes"] ?? 0, row?["pinned_files"] ?? 0, row?["pinned_bytes"] ?? 0,

@@ -5,7 +5,9 @@ import Foundation
 public struct TransferRequest: Sendable {
     /// The file's name in the cache (unique per cache); also the name in progress events.
     public var key: String
-    /// The absolute http(s) URL to download.
+    /// What to download: a path below the remote of the cache's transport (such as
+    /// `/v1/audio/files/a.wav`, which carries the runner's credentials), or an absolute
+    /// http(s) URL (a third party's, which carries none).
     public var url: String
     /// Where the file lives, relative to the cache's folder. May come from the remote:
     /// it is resolved with `TransferPath.resolve`, never used as it is.
@@ -20,20 +22,25 @@ public struct TransferRequest: Sendable {
     /// not hold (offline, or a metered link for `unmetered`), `fetch` throws
     /// `requires_connection` without downloading.
     public var requirement: NetworkRequirement
-    /// Extra request headers (e.g. `Authorization`); never logged.
+    /// Extra request headers; never logged. Credentials come from the cache's transport.
     public var headers: [(String, String)]
+    /// Whether the download is a use of the file (a poster shown now). False for a file
+    /// fetched ahead of its use (a track for later): it counts as never used, the first
+    /// to be evicted among unpinned files, until `FileCache.cachedFile` reads it.
+    public var usedNow: Bool
 
     /// Creates a request; `relativePath` defaults to `key`.
     ///
     /// - Parameters:
     ///   - key: the file's name in the cache, unique per cache.
-    ///   - url: the absolute http(s) URL to download.
+    ///   - url: a path below the transport's remote, or an absolute http(s) URL.
     ///   - relativePath: where the file goes below the cache's folder; `key` when nil.
     ///   - expectedBytes: the size the file must have, when known.
     ///   - sha256: the SHA-256 (hex, any case) the file must have, when known.
     ///   - pinned: whether the file is explicitly wanted, so never evicted nor expired.
     ///   - requirement: the network the download needs.
     ///   - headers: extra request headers, never logged.
+    ///   - usedNow: whether the download is a use of the file; false for one fetched ahead.
     public init(
         key: String,
         url: String,
@@ -42,7 +49,8 @@ public struct TransferRequest: Sendable {
         sha256: String? = nil,
         pinned: Bool = false,
         requirement: NetworkRequirement = .network,
-        headers: [(String, String)] = []
+        headers: [(String, String)] = [],
+        usedNow: Bool = true
     ) {
         self.key = key
         self.url = url
@@ -52,5 +60,6 @@ public struct TransferRequest: Sendable {
         self.pinned = pinned
         self.requirement = requirement
         self.headers = headers
+        self.usedNow = usedNow
     }
 }

@@ -120,6 +120,52 @@ public struct HTTPTransport: Sendable {
         return try check(first, sentWith: token)
     }
 
+    /// Streams the answer to `request` (a file download): `head` gets the status and the
+    /// headers, `body` each chunk as it arrives. Credentials go with it as with `send`, to
+    /// the transport's own remote only; `timeout` bounds the wait for the head, and the
+    /// body is bound by the executor's stall limit. A 401 throws a `RemoteFailure` carrying
+    /// the refused token's fingerprint (no refresh mid-stream: the queue holds for a
+    /// login and goes again once the provider has another credential).
+    func stream(
+        _ request: HTTPRequest,
+        timeout: TimeInterval,
+        head: (_ status: Int, _ headers: [String: String]) async throws -> Void,
+        body: (Data) async throws -> Void
+    ) async throws {
+        var request = request
+        if request.isAbsolute, request.authenticated, !(try await isOwnRemote(request.path)) {
+            request.authenticated = false
+        }
+        let token = request.authenticated ? await credentials?.accessToken() : nil
+        let prepared = PreparedRequest(
+            method: request.method,
+            url: try await resolve(request),
+            headers: [("User-Agent", "Ferry")] + (try await credentialHeaders(request, token: token)) + request.headers,
+            body: request.body,
+            timeout: timeout
+        )
+        try await executor.stream(prepared) { status, headers in
+            if status == 401 {
+                var failure = RemoteFailure(status: 401, headers: headers, body: Data())
+                failure.refusedCredential = token.map(CredentialFingerprint.of)
+                throw failure
+            }
+            try await head(status, headers)
+        } body: { chunk in
+            try await body(chunk)
+        }
+    }
+
+    /// The bearer token and the session headers for `request`, when it is authenticated.
+    private func credentialHeaders(_ request: HTTPRequest, token: String?) async throws -> [(String, String)] {
+        var headers: [(String, String)] = []
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if request.authenticated, let credentials {
+            headers += await credentials.sessionHeaders().map { ($0.name, $0.value) }
+        }
+        return headers
+    }
+
     /// Whether the absolute `url` lies below this transport's remote.
     private func isOwnRemote(_ url: String) async throws -> Bool {
         let base = try await baseURL().trimmingSuffix("/")
@@ -138,11 +184,8 @@ public struct HTTPTransport: Sendable {
     private func execute(_ request: HTTPRequest, token: String?, key: String?) async throws -> HTTPResponse {
         var headers: [(String, String)] = [("User-Agent", "Ferry"), ("Accept", "application/json")]
         headers += request.headers
-        if let token { headers.append(("Authorization", "Bearer \(token)")) }
         if let key { headers.append(("Idempotency-Key", key)) }
-        if request.authenticated, let credentials {
-            headers += await credentials.sessionHeaders().map { ($0.name, $0.value) }
-        }
+        headers += try await credentialHeaders(request, token: token)
         let prepared = PreparedRequest(
             method: request.method,
             url: try await resolve(request),

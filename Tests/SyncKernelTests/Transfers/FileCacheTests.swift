@@ -26,7 +26,8 @@ struct FileCacheTests {
                 budget: budget,
                 clock: clock,
                 events: events,
-                connectivity: connectivity
+                connectivity: connectivity,
+                transport: HTTPTransport(baseURL: "http://127.0.0.1:9")
             )
         }
 
@@ -47,7 +48,12 @@ struct FileCacheTests {
             .respond(HTTPResponse(status: 200, headers: [:], body: Data("short".utf8)))
         )
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-files-\(UUID().uuidString)")
-        let cache = FileCache(owner: "test.files", root: root, store: try FerryStore.inMemory(), executor: executor)
+        let cache = FileCache(
+            owner: "test.files",
+            root: root,
+            store: try FerryStore.inMemory(),
+            transport: HTTPTransport(baseURL: "https://media.test", executor: executor)
+        )
         let file = try await cache.fetch(
             TransferRequest(key: "a", url: "https://media.test/a.bin", sha256: SHA256Hasher.hex(data))
         )

@@ -26,6 +26,13 @@ struct LogoutCommand: RuntimeCommand {
             ? "Sign out?"
             : "Signing out will remove \(atRisk.joined(separator: ", ")). Are you sure?"
         guard Prompt.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
+        let files = try await runtime.filesRemovedBySignOut()
+        if files > 0 {
+            guard Prompt.confirm("Signing out will remove \(files) files, are you sure?", assumeYes: yes) else {
+                throw CommandFailure(exitCode: 1)
+            }
+            try await runtime.removeFilesForSignOut()
+        }
         let told = try await auth.logout()
         try await runtime.holdAllForLogin(reason: "signed out")
         let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) {

@@ -4,16 +4,14 @@ import SyncKernel
 extension MoviesLibrary {
     /// The poster cache, with the runtime's connectivity and events.
     public func posters() -> PosterCache {
-        let transport = plugin.context.transport
-        return PosterCache(
+        PosterCache(
             settings: plugin.settings,
             folder: plugin.context.directory.appendingPathComponent("posters"),
             store: store,
             clock: runtime.clock,
             events: runtime.events,
             connectivity: runtime.connectivity,
-            executor: transport.executor,
-            baseURL: { try await transport.baseURL() }
+            transport: plugin.context.transport
         )
     }
 }

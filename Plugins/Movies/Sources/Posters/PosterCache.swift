@@ -11,7 +11,7 @@ public struct PosterCache: Sendable {
     /// The file cache underneath (owner `movies.posters`).
     public let files: FileCache
     let settings: MoviesSettings
-    let baseURL: @Sendable () async throws -> String
+    let transport: HTTPTransport
 
     /// A poster cache under `folder`.
     public init(
@@ -21,11 +21,10 @@ public struct PosterCache: Sendable {
         clock: any KernelClock,
         events: EventBus?,
         connectivity: (any ConnectivityMonitor)?,
-        executor: any HTTPExecutor,
-        baseURL: @escaping @Sendable () async throws -> String
+        transport: HTTPTransport
     ) {
         self.settings = settings
-        self.baseURL = baseURL
+        self.transport = transport
         self.files = FileCache(
             owner: "movies.posters",
             root: folder,
@@ -34,7 +33,7 @@ public struct PosterCache: Sendable {
             clock: clock,
             events: events,
             connectivity: connectivity,
-            executor: executor
+            transport: transport
         )
     }
 
@@ -68,7 +67,7 @@ public struct PosterCache: Sendable {
         var base = settings.tmdb.imageBase
         while base.hasSuffix("/") { base.removeLast() }
         if base.hasPrefix("/") {
-            var server = try await baseURL()
+            var server = try await transport.baseURL()
             while server.hasSuffix("/") { server.removeLast() }
             base = server + base
         }

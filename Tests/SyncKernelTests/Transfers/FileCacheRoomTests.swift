@@ -1,0 +1,87 @@
+import Foundation
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+/// Where downloads go and what they carry, and the room they get before they start.
+@Suite("File cache: credentials, and room made before a download")
+struct FileCacheRoomTests {
+    struct Fixture {
+        let executor = RecordingExecutor()
+        let clock = TestClock()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-room-\(UUID().uuidString)")
+        let cache: FileCache
+
+        init(budget: TransferBudget = .unlimited) throws {
+            cache = FileCache(
+                owner: "test.room",
+                root: root,
+                store: try FerryStore.inMemory(),
+                budget: budget,
+                clock: clock,
+                transport: HTTPTransport(
+                    baseURL: "https://own.test",
+                    credentials: StaticCredentials(token: "secret-token"),
+                    executor: executor
+                )
+            )
+        }
+
+        /// Serves `count` bytes to the next request and fetches `key` with them.
+        func fetch(_ key: String, _ count: Int, pinned: Bool = false, usedNow: Bool = true) async throws {
+            executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(repeating: 7, count: count))))
+            clock.advance(by: 60)
+            _ = try await cache.fetch(
+                TransferRequest(
+                    key: key,
+                    url: "/files/\(key)",
+                    expectedBytes: Int64(count),
+                    pinned: pinned,
+                    usedNow: usedNow
+                )
+            )
+        }
+
+        func keys() async throws -> Set<String> { Set(try await cache.entries().map(\.key)) }
+    }
+
+    @Test func aPathGoesToTheOwnRemoteWithCredentialsAndAThirdPartyGetsNone() async throws {
+        let fixture = try Fixture()
+        try await fixture.fetch("a", 10)
+        fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 5))))
+        _ = try await fixture.cache.fetch(TransferRequest(key: "b", url: "https://third.test/b"))
+        let requests = fixture.executor.requests
+        #expect(requests.map(\.url) == ["https://own.test/files/a", "https://third.test/b"])
+        #expect(requests[0].header("Authorization") == "Bearer secret-token")
+        #expect(requests[1].header("Authorization") == nil)
+    }
+
+    @Test func roomIsMadeBeforeADownloadAndFilesFetchedAheadGoFirst() async throws {
+        let fixture = try Fixture(budget: TransferBudget(maxBytes: 2500))
+        try await fixture.fetch("used", 1000)
+        try await fixture.fetch("ahead", 1000, usedNow: false)
+        try await fixture.fetch("next", 1000)
+        #expect(try await fixture.keys() == ["used", "next"])
+        #expect(try await fixture.cache.usage().bytes <= 2500)
+    }
+
+    @Test func aKeptFileWithNoRoomLeftIsRefusedBeforeItIsRequested() async throws {
+        let fixture = try Fixture(budget: TransferBudget(maxBytes: 1500))
+        try await fixture.fetch("kept", 1000, pinned: true)
+        let error = await #expect(throws: FerryError.self) { try await fixture.fetch("more", 1000, pinned: true) }
+        #expect(error?.code == .storageUnavailable)
+        #expect(error?.message.contains("1.0 kB of the 1.5 kB limit") == true, "\(error?.message ?? "")")
+        #expect(fixture.executor.requests.count == 1)
+        #expect(try await fixture.keys() == ["kept"])
+    }
+
+    @Test func aFileLargerThanTheFreeDiskFailsBeforeItStarts() async throws {
+        let fixture = try Fixture()
+        let error = await #expect(throws: FerryError.self) {
+            try await fixture.cache.fetch(TransferRequest(key: "huge", url: "/files/huge", expectedBytes: 1 << 60))
+        }
+        #expect(error?.code == .storageUnavailable)
+        #expect(error?.message.contains("free") == true)
+        #expect(fixture.executor.requests.isEmpty)
+    }
+}
