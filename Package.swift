@@ -112,7 +112,7 @@ let package = Package(
 )
 
 /// The domain plugins that ship with Ferry; each lives in `Plugins/<Name>`.
-var domainPlugins: [String] { ["Auth", "Recipes", "Movies", "Family"] }
+var domainPlugins: [String] { ["Auth", "Recipes", "Movies", "Family", "Audio"] }
 
 /// Declares a domain plugin's library target and its test target.
 func domainPluginTargets(_ name: String) -> [Target] {

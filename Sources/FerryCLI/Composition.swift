@@ -1,3 +1,4 @@
+import AudioPlugin
 import AuthPlugin
 import FamilyPlugin
 import MoviesPlugin
@@ -11,5 +12,6 @@ public enum Composition {
         RecipesPlugin.self,
         MoviesPlugin.self,
         FamilyPlugin.self,
+        AudioPlugin.self,
     ]
 }

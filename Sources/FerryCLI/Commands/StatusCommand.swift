@@ -34,6 +34,9 @@ struct StatusCommand: RuntimeCommand {
         var parts: [String] = []
         if plugin.needsLogin { parts.append("needs login") }
         if plugin.waitingForConnectivity > 0 { parts.append("\(plugin.waitingForConnectivity) waiting for the remote") }
+        if plugin.waitingForUnmetered > 0 {
+            parts.append("\(plugin.waitingForUnmetered) waiting for an unmetered network (Wi-Fi or wired)")
+        }
         if plugin.backingOff > 0 { parts.append("\(plugin.backingOff) backing off") }
         if plugin.queued > 0 { parts.append("\(plugin.queued) behind others") }
         if plugin.dead > 0 { parts.append("\(plugin.dead) dead: `ferry queue list --state dead`") }

@@ -28,6 +28,8 @@ public struct QueueInspector: Sendable {
         public var waitingForConnectivity = 0
         /// Pending operations waiting out a backoff after a failure.
         public var backingOff = 0
+        /// Pending operations that need an unmetered network while the link is metered.
+        public var waitingForUnmetered = 0
         /// Whether the plugin's queue is held for a login.
         public var needsLogin = false
         /// When the plugin last pulled successfully, if ever.
@@ -47,6 +49,8 @@ public struct QueueInspector: Sendable {
     public func status() async throws -> Status {
         let names = runtime.registry.names
         let now = runtime.clock.now()
+        let connectivity = await runtime.connectivity.current()
+        let metered = connectivity.reachable && connectivity.metered
         let plugins = try await runtime.store.read { db in
             try names.map { name -> PluginStatus in
                 var status = PluginStatus(plugin: name)
@@ -83,6 +87,16 @@ public struct QueueInspector: Sendable {
                         ),
                         arguments: [name, now.timeIntervalSince1970]
                     ) ?? 0
+                if metered {
+                    status.waitingForUnmetered =
+                        try Int.fetchOne(
+                            db.cachedStatement(
+                                sql:
+                                    "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND requires_unmetered = 1"
+                            ),
+                            arguments: [name]
+                        ) ?? 0
+                }
                 if let row = try Row.fetchOne(
                     db,
                     sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?",
@@ -94,7 +108,7 @@ public struct QueueInspector: Sendable {
                 return status
             }
         }
-        return Status(connectivity: await runtime.connectivity.current(), plugins: plugins)
+        return Status(connectivity: connectivity, plugins: plugins)
     }
 
     /// Operations, oldest first, optionally of one plugin or state; at most `limit`.
@@ -209,7 +223,7 @@ public struct QueueInspector: Sendable {
                 }
                 return Explanation("backing off until \(when) (\(attempts)): \(operation.lastError ?? "")")
             }
-            return Explanation("ready to send")
+            return Explanation("ready: the next `ferry run` sends it")
         }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// Offline audio: albums and collections downloaded for offline play, Wi-Fi only,
+/// verified against each track's size and SHA-256, within a storage cap.
+///
+/// Each file to fetch is a queued `download` operation (entity: the track's part key)
+/// that requires an unmetered connection, so the kernel holds it on a metered link and
+/// sends it by itself once an unmetered one is back. Its send fetches the file through the
+/// kernel's file cache (owner `audio.tracks`), which resumes with `Range`, verifies, and
+/// evicts tracks cached ahead of play, least recently played first, to stay within
+/// `max_size`; files of kept albums are pinned and never evicted.
+public struct AudioPlugin: SyncPlugin {
+    /// The `audio:` section of `config.yaml`.
+    public typealias Settings = AudioSettings
+
+    /// The plugin's key in `config.yaml` and the prefix of its tables.
+    public static let name = "audio"
+    /// One line for help and status.
+    public static let summary = "Albums and collections for offline play: Wi-Fi only, verified, within a cap"
+    /// `download`: one file, on an unmetered connection only; asking again for a file
+    /// whose download waits changes nothing.
+    public static let operations: [String: OperationPolicy] = [
+        "download": OperationPolicy(requirement: .unmetered, coalesce: .init(mode: .replace))
+    ]
+    /// The plugin's tables.
+    public static let migrations = AudioSchema.migrations
+
+    /// The plugin's settings from `config.yaml`.
+    public let settings: AudioSettings
+    /// The downloaded files (the kernel's file cache, keyed by part key).
+    public let files: FileCache
+
+    /// Builds the plugin and its file cache under `<data_dir>/audio`.
+    public init(settings: AudioSettings, context: PluginContext) {
+        self.settings = settings
+        self.files = FileCache(
+            owner: "audio.tracks",
+            root: context.directory.appendingPathComponent("tracks"),
+            store: context.store,
+            budget: TransferBudget(maxBytes: settings.maxSize.bytes),
+            clock: context.clock,
+            events: context.events,
+            transport: context.transport,
+            logger: context.logger
+        )
+    }
+
+    /// Downloads one file, unless nothing on this device wants it any more.
+    public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
+        guard operation.kind == "download" else { throw FerryError(.plugin, "audio has no operation \(operation.kind)") }
+        let partKey = operation.entity
+        let (track, kept, ahead) = try await context.store.read { db in
+            (try Library.file(partKey, in: db), try Ownership.isKept(partKey, in: db), try Ownership.isAhead(partKey, in: db))
+        }
+        guard let track, kept || ahead else {
+            return .alreadyDone(reason: "\(partKey) is no longer kept on this device")
+        }
+        _ = try await files.fetch(
+            TransferRequest(
+                key: partKey,
+                url: track.url,
+                relativePath: partKey,
+                expectedBytes: track.byteSize,
+                sha256: track.sha256,
+                pinned: kept,
+                requirement: .unmetered,
+                usedNow: false
+            )
+        )
+        return .delivered
+    }
+
+    /// Pulls the albums and the collections, reconciles the downloaded collections with
+    /// their albums, and brings the files in line with what this device keeps.
+    public func pull(_ context: PluginContext) async throws -> PullSummary {
+        let summary = try await AudioPull(context: context).run()
+        try await Keeper(plugin: self, context: context).settle()
+        return summary
+    }
+
+    /// How many downloaded tracks signing out removes.
+    public func filesRemovedBySignOut(_ context: PluginContext) async throws -> Int {
+        try await files.usage().files
+    }
+
+    /// Removes every downloaded track and what this device kept, and drops the waiting downloads.
+    public func removeFilesForSignOut(_ context: PluginContext) async throws {
+        try await context.store.write { db in try Ownership.forgetAll(in: db) }
+        try await Keeper(plugin: self, context: context).settle()
+        try await files.purge()
+    }
+}

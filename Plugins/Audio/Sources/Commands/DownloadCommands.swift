@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import SyncKernel
+import SyncKernelCLI
+
+/// `ferry audio download album|collection ID`.
+struct DownloadCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Keep an album or a collection on this device; `ferry run` fetches it on Wi-Fi.",
+        discussion: "Examples:\n  ferry audio download album alb_demo_1\n  ferry audio download collection col_demo_favourites"
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "What to download: album or collection.") var target: AudioTarget
+    @Argument(help: "Its id (`ferry audio albums`, `ferry audio collections`).") var id: String
+
+    func run(in runtime: FerryRuntime) async throws {
+        let audio = try AudioLibrary(runtime: runtime)
+        let plan =
+            switch target {
+            case .album: try await audio.download(album: id)
+            case .collection: try await audio.download(collection: id)
+            }
+        if global.json { return try Output(json: true).printJSON(plan) }
+        guard plan.alreadyDownloaded < plan.tracks else {
+            return print("\(plan.title): all \(plan.tracks) tracks are already on this device")
+        }
+        print(
+            "\(plan.title): \(plan.tracks - plan.alreadyDownloaded) of \(plan.tracks) tracks (\(ByteCount(plan.bytes))) to download; `ferry run` fetches them"
+        )
+        if let held = plan.held { Output.warn(held) }
+    }
+}
+
+/// `ferry audio remove album|collection ID`.
+struct RemoveCommand: RuntimeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Stop keeping an album or a collection (downloads in progress are cancelled).",
+        discussion: "Examples:\n  ferry audio remove album alb_demo_1\n  ferry audio remove collection col_demo_new --yes"
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "What to remove: album or collection.") var target: AudioTarget
+    @Argument(help: "Its id (`ferry audio downloads`).") var id: String
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+
+    func run(in runtime: FerryRuntime) async throws {
+        let audio = try AudioLibrary(runtime: runtime)
+        guard Prompt.confirm("Remove the download of \(target.rawValue) \(id) from this device?", assumeYes: yes) else {
+            throw FerryError(.usage, "nothing was removed; pass --yes to remove without asking")
+        }
+        switch target {
+        case .album:
+            let holders = try await audio.remove(album: id)
+            if global.json { return try Output(json: true).printJSON(["removed": id, "kept_by": holders.joined(separator: ",")]) }
+            print(
+                holders.isEmpty
+                    ? "album \(id) removed from this device"
+                    : "album \(id) is no longer kept on its own; downloaded collection \(holders.joined(separator: ", ")) still keeps it"
+            )
+        case .collection:
+            try await audio.remove(collection: id)
+            if global.json { return try Output(json: true).printJSON(["removed": id]) }
+            print("collection \(id) removed; its albums that nothing else keeps are gone from this device")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+extension AudioLibrary {
+    /// Keeps `album` on this device, explicitly: its track group is queued for download
+    /// (files already here are not downloaded again) and never evicted.
+    ///
+    /// - Throws: `not_found` for an album the library does not have, `storage_unavailable`
+    ///   when the kept downloads would not fit within `max_size` (naming what could go).
+    public func download(album id: String) async throws -> DownloadPlan {
+        let album = try await album(id)
+        try await checkRoom(adding: album.trackGroup, for: "album \(album.title)")
+        let now = runtime.clock.now()
+        try await runtime.commit { db, _ in try Ownership.keepExplicitly(album.id, now: now, in: db) }
+        return try await plan(album.title, files: album.trackGroup)
+    }
+
+    /// Keeps `collection` on this device: each of its albums is recorded as the
+    /// collection's (not explicit) and queued; every refresh reconciles them.
+    public func download(collection id: String) async throws -> DownloadPlan {
+        let collection = try await collection(id)
+        let albums = try await runtime.store.read { db in
+            try collection.albumIds.compactMap { try Library.album($0, in: db) }
+        }
+        let files = Self.deduplicated(albums.flatMap(\.trackGroup))
+        try await checkRoom(adding: files, for: "collection \(collection.name)")
+        let now = runtime.clock.now()
+        try await runtime.commit { db, _ in
+            try Ownership.keepCollection(collection.id, now: now, in: db)
+            for album in collection.albumIds { try Ownership.record(album, in: collection.id, in: db) }
+        }
+        return try await plan(collection.name, files: files)
+    }
+
+    /// Stops keeping `album` explicitly; its files go unless a downloaded collection keeps
+    /// it. Returns the collections that still keep it.
+    ///
+    /// - Throws: `not_found` when the album is not downloaded explicitly.
+    @discardableResult
+    public func remove(album id: String) async throws -> [String] {
+        let (dropped, holders) = try await runtime.commit { db, _ in
+            let dropped = try Ownership.dropExplicit(id, in: db)
+            let holders = try Ownership.keptAlbums(in: db).first { $0.album == id }?.collections ?? []
+            return (dropped, holders)
+        }.value
+        guard dropped else {
+            throw FerryError(
+                .notFound,
+                holders.isEmpty
+                    ? "album \(id) is not downloaded; `ferry audio downloads` lists what is"
+                    : "album \(id) is kept by downloaded collection \(holders.joined(separator: ", ")), not on its own; remove the collection instead"
+            )
+        }
+        try await Keeper(plugin: plugin, context: context).settle()
+        return holders
+    }
+
+    /// Stops keeping `collection`; its albums go unless they are explicit or another
+    /// downloaded collection keeps them.
+    public func remove(collection id: String) async throws {
+        let dropped = try await runtime.commit { db, _ in try Ownership.dropCollection(id, in: db) }.value
+        guard dropped else {
+            throw FerryError(.notFound, "collection \(id) is not downloaded; `ferry audio downloads` lists what is")
+        }
+        try await Keeper(plugin: plugin, context: context).settle()
+    }
+
+    /// Queues what `files` lack and says what happens next.
+    private func plan(_ title: String, files: [AudioTrack]) async throws -> DownloadPlan {
+        let report = try await Keeper(plugin: plugin, context: context).settle()
+        let complete = try await completeFiles()
+        let missing = files.filter { !complete.contains($0.partKey) }
+        let state = await runtime.connectivity.current()
+        return DownloadPlan(
+            title: title,
+            tracks: files.count,
+            alreadyDownloaded: files.count - missing.count,
+            queued: report.queued,
+            bytes: missing.reduce(0) { $0 + $1.byteSize },
+            held: missing.isEmpty || state.satisfies(.unmetered)
+                ? nil : "downloads wait for an unmetered connection (Wi-Fi or wired); now \(state.summary)"
+        )
+    }
+
+    /// Refuses a download whose files would not fit with the kept ones in `max_size`,
+    /// naming the sizes and what could be removed.
+    private func checkRoom(adding files: [AudioTrack], for what: String) async throws {
+        let limit = plugin.settings.maxSize.bytes
+        let (kept, albums) = try await runtime.store.read { db in
+            let kept = try Ownership.keptFiles(in: db)
+            let albums = try Ownership.keptAlbums(in: db).compactMap { try Library.album($0.album, in: db) }
+            return (kept, albums)
+        }
+        let keptBytes = try await runtime.store.read { db in try Library.bytes(of: kept, in: db) }
+        let adding = Self.deduplicated(files).filter { !kept.contains($0.partKey) }.reduce(0) { $0 + $1.byteSize }
+        guard keptBytes + adding > limit else { return }
+        let removable = albums.sorted { $0.bytes > $1.bytes }.prefix(5).map { "\($0.id) \($0.title) (\(ByteCount($0.bytes)))" }
+        throw FerryError(
+            .storageUnavailable,
+            "\(what) needs \(ByteCount(adding)) and kept downloads already take \(ByteCount(keptBytes)) of the \(ByteCount(limit)) limit (plugins.audio.max_size)"
+                + (removable.isEmpty ? "" : "; remove one first (`ferry audio remove album ID`): \(removable.joined(separator: ", "))")
+                + ", or raise plugins.audio.max_size"
+        )
+    }
+
+    static func deduplicated(_ tracks: [AudioTrack]) -> [AudioTrack] {
+        var seen: Set<String> = []
+        return tracks.filter { seen.insert($0.partKey).inserted }
+    }
+}
