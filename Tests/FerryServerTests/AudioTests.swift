@@ -12,7 +12,7 @@ struct AudioTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let albums = try await server.request(.GET, "/v1/audio/albums", token: token)
-        #expect((albums.object["albums"] as? [Any])?.count == 3)
+        #expect((albums.object["albums"] as? [Any])?.count == 5)
         let artists = try await server.request(.GET, "/v1/audio/artists", token: token)
         #expect((artists.object["artists"] as? [Any])?.count == 2)
         let collections = try await server.request(.GET, "/v1/audio/collections", token: token)
@@ -145,7 +145,7 @@ struct AudioTests {
         let bad = try await server.request(.PUT, "/admin/audio/collections/col_x", json: ["album_ids": ["alb_none"]])
         #expect(bad.status == 404)
         let albums = try await server.request(.GET, "/v1/audio/albums/changes", token: token)
-        #expect((albums.object["changes"] as? [Any])?.count == 3)
+        #expect((albums.object["changes"] as? [Any])?.count == 5)
         await server.stop()
     }
 }
