@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streams one HTTP body into a partial file, resuming with `Range` when the partial
 /// file already holds a prefix. It never writes to the final path.
 struct FileDownloader: Sendable {
@@ -92,8 +98,9 @@ struct FileDownloader: Sendable {
     }
 
     static func size(of url: URL) -> Int64 {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        // `stat` alone: Foundation's attributes would also look up the owner's name.
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_size) : 0
     }
 }
 
