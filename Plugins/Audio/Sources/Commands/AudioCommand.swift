@@ -29,5 +29,5 @@ extension AudioPlugin: PluginCommands {
 
 /// What an album or collection command works on.
 enum AudioTarget: String, ExpressibleByArgument, CaseIterable {
-    case album, collection
+    case album, collection, track
 }

@@ -17,11 +17,13 @@ struct DownloadCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
-        let plan =
-            switch target {
-            case .album: try await audio.download(album: id)
-            case .collection: try await audio.download(collection: id)
-            }
+        let plan: DownloadPlan
+        switch target {
+        case .album: plan = try await audio.download(album: id)
+        case .collection: plan = try await audio.download(collection: id)
+        case .track:
+            throw FerryError(.usage, "a track is downloaded with its album, or cached ahead by `ferry audio play TRACK`")
+        }
         if global.json { return try Output(json: true).printJSON(plan) }
         guard plan.alreadyDownloaded < plan.tracks else {
             return print("\(plan.title): all \(plan.tracks) tracks are already on this device")
@@ -37,12 +39,13 @@ struct DownloadCommand: RuntimeCommand {
 struct RemoveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Stop keeping an album or a collection (downloads in progress are cancelled).",
-        discussion: "Examples:\n  ferry audio remove album alb_demo_1\n  ferry audio remove collection col_demo_new --yes"
+        abstract: "Stop keeping an album, a collection or a stream-cached track (downloads in progress are cancelled).",
+        discussion:
+            "Examples:\n  ferry audio remove album alb_demo_1\n  ferry audio remove collection col_demo_new --yes\n  ferry audio remove track trk_demo-a2-t1"
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "What to remove: album or collection.") var target: AudioTarget
+    @Argument(help: "What to remove: album, collection or track.") var target: AudioTarget
     @Argument(help: "Its id (`ferry audio downloads`).") var id: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
@@ -64,6 +67,10 @@ struct RemoveCommand: RuntimeCommand {
             try await audio.remove(collection: id)
             if global.json { return try Output(json: true).printJSON(["removed": id]) }
             print("collection \(id) removed; its albums that nothing else keeps are gone from this device")
+        case .track:
+            try await audio.remove(track: id)
+            if global.json { return try Output(json: true).printJSON(["removed": id]) }
+            print("track \(id) is no longer cached ahead; its download, if any, is cancelled")
         }
     }
 }

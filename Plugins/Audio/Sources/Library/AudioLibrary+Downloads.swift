@@ -66,6 +66,25 @@ extension AudioLibrary {
         try await Keeper(plugin: plugin, context: context).settle()
     }
 
+    /// Stops caching `track` (a track id or a part key) ahead of play: its download, in
+    /// progress or waiting, is cancelled and its file removed.
+    ///
+    /// - Throws: `not_found` when the track is not cached ahead; `usage` when a kept album
+    ///   holds its file (remove the album instead).
+    public func remove(track id: String) async throws {
+        let track = try await track(id)
+        let (dropped, kept) = try await runtime.commit { db, _ in
+            (try Ownership.dropAhead(track.partKey, in: db), try Ownership.isKept(track.partKey, in: db))
+        }.value
+        guard !kept else {
+            throw FerryError(.usage, "\(track.title) belongs to a downloaded album; remove the album (`ferry audio downloads` lists them)")
+        }
+        guard dropped else {
+            throw FerryError(.notFound, "\(track.title) is not cached ahead of play; `ferry audio downloads` lists what is")
+        }
+        try await Keeper(plugin: plugin, context: context).settle()
+    }
+
     /// Queues what `files` lack and says what happens next.
     private func plan(_ title: String, files: [AudioTrack]) async throws -> DownloadPlan {
         let report = try await Keeper(plugin: plugin, context: context).settle()

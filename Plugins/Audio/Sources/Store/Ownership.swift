@@ -107,6 +107,12 @@ enum Ownership {
         )
     }
 
+    /// Stops caching `partKey` ahead of play; returns whether it was.
+    static func dropAhead(_ partKey: String, in db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?", arguments: [partKey])
+        return db.changesCount > 0
+    }
+
     static func played(_ track: String, at date: Date, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO audio_plays (track_id, played_at) VALUES (?, ?)",
