@@ -181,7 +181,11 @@ extension FileCache {
 
     private func createFolder(_ folder: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
         } catch {
             throw FerryError(
                 .file,

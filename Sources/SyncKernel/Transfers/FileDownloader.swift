@@ -111,7 +111,8 @@ private final class PartialFile {
 
     /// Opens `url` for writing from `offset`: truncated when 0, appended to otherwise.
     init(at url: URL, from offset: Int64) throws {
-        if offset == 0 { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        // Readable by its owner only, as the store and the credentials are.
+        if offset == 0 { _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) }
         handle = try FileHandle(forWritingTo: url)
         if offset == 0 { try handle.truncate(atOffset: 0) } else { try handle.seekToEnd() }
         size = offset

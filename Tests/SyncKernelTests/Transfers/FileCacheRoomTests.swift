@@ -56,6 +56,17 @@ struct FileCacheRoomTests {
         #expect(requests[1].header("Authorization") == nil)
     }
 
+    @Test func downloadedFilesAreReadableByTheirOwnerOnly() async throws {
+        let fixture = try Fixture()
+        fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 10))))
+        let file = try await fixture.cache.fetch(TransferRequest(key: "a", url: "/files/a", relativePath: "deep/a"))
+        func mode(_ url: URL) throws -> Int {
+            ((try FileManager.default.attributesOfItem(atPath: url.path))[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        }
+        #expect(try mode(file.url) == 0o600)
+        #expect(try mode(file.url.deletingLastPathComponent()) == 0o700)
+    }
+
     @Test func roomIsMadeBeforeADownloadAndFilesFetchedAheadGoFirst() async throws {
         let fixture = try Fixture(budget: TransferBudget(maxBytes: 2500))
         try await fixture.fetch("used", 1000)
