@@ -16,7 +16,7 @@ struct AlbumsCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
-        if refresh { try await audio.refresh() }
+        if refresh, let stale = try await audio.refresh() { Output.warn(stale) }
         let albums = try await audio.albums()
         if global.json { return try Output(json: true).printJSON(albums) }
         guard !albums.isEmpty else { return print("no albums yet; `ferry audio albums --refresh` pulls them") }
@@ -48,7 +48,7 @@ struct CollectionsCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
-        if refresh { try await audio.refresh() }
+        if refresh, let stale = try await audio.refresh() { Output.warn(stale) }
         let collections = try await audio.collections()
         if global.json { return try Output(json: true).printJSON(collections) }
         guard !collections.isEmpty else {

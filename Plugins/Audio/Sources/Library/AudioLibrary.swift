@@ -29,9 +29,21 @@ public struct AudioLibrary: Sendable {
 
     var files: FileCache { plugin.files }
 
-    /// Brings the library up to date from the remote (and reconciles downloaded collections).
-    public func refresh() async throws {
-        _ = try await runtime.pull(AudioPlugin.name)
+    /// Brings the library up to date from the remote (and reconciles downloaded
+    /// collections). Returns nil when it did, or why the library stays as last pulled
+    /// (offline, or the remote did not answer); other failures are thrown.
+    @discardableResult
+    public func refresh() async throws -> String? {
+        let state = await runtime.connectivity.current()
+        guard state.reachable else { return "\(state.summary): showing the library as last pulled" }
+        do {
+            try await runtime.pull(AudioPlugin.name)
+            return nil
+        } catch {
+            guard case .offline(let reason) = FailureClass.classify(error, now: runtime.clock.now()) else { throw error }
+            await runtime.connectivity.reportUnreachable()
+            return "the server did not answer (\(reason)): showing the library as last pulled"
+        }
     }
 
     /// The albums of the library, from the cache (`refresh` first for the remote's).
