@@ -51,7 +51,7 @@ public struct SafeYAML: Sendable {
         guard budget >= 0, depth <= maxDepth else {
             throw FerryError(
                 .configuration,
-                "\(file) is too large or too deeply nested once aliases are expanded (at \(KeyPath.render(path))); a configuration needs at most \(maxNodes) values and \(maxDepth) levels"
+                "\(file) is too large or too deeply nested once aliases are expanded (at \(ConfigKeyPath.render(path))); a configuration needs at most \(maxNodes) values and \(maxDepth) levels"
             )
         }
         switch node {
@@ -80,7 +80,7 @@ public struct SafeYAML: Sendable {
         case .alias:
             throw FerryError(
                 .configuration,
-                "\(file): \(KeyPath.render(path)) uses a YAML alias; write the value out instead"
+                "\(file): \(ConfigKeyPath.render(path)) uses a YAML alias; write the value out instead"
             )
         }
     }
@@ -93,7 +93,7 @@ public struct SafeYAML: Sendable {
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
                 throw FerryError(
                     .configuration,
-                    "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) has an unclosed ${; write ${NAME} or ${NAME:-default}"
+                    "\(file)\(line.map { ":\($0)" } ?? ""): \(ConfigKeyPath.render(path)) has an unclosed ${; write ${NAME} or ${NAME:-default}"
                 )
             }
             let expression = rest[start.upperBound..<end]
@@ -106,7 +106,7 @@ public struct SafeYAML: Sendable {
             } else {
                 throw FerryError(
                     .configuration,
-                    "\(file)\(line.map { ":\($0)" } ?? ""): \(KeyPath.render(path)) uses ${\(name)}, which is not set; export \(name) or write ${\(name):-default}"
+                    "\(file)\(line.map { ":\($0)" } ?? ""): \(ConfigKeyPath.render(path)) uses ${\(name)}, which is not set; export \(name) or write ${\(name):-default}"
                 )
             }
             rest = rest[rest.index(after: end)...]
@@ -125,7 +125,7 @@ public struct SafeYAML: Sendable {
 }
 
 /// Renders a key path the way a person would write it: `plugins.recipes.retry.max_attempts`.
-public enum KeyPath {
+enum ConfigKeyPath {
     /// `path` joined with dots, indices as `[n]`; "the top level" when it is empty.
     public static func render(_ path: [String]) -> String {
         path.isEmpty ? "the top level" : path.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")

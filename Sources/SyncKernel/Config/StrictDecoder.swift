@@ -27,13 +27,13 @@ struct StrictDecoder: Sendable {
         } catch let error as DecodingError {
             throw describe(error, in: node, at: path)
         } catch {
-            throw FerryError(.configuration, "\(file): \(KeyPath.render(path)) could not be read", underlying: error)
+            throw FerryError(.configuration, "\(file): \(ConfigKeyPath.render(path)) could not be read", underlying: error)
         }
         let encoded = try Yams.compose(yaml: YAMLEncoder().encode(value)) ?? Node.mapping(Node.Mapping([]))
         if let unknown = Self.firstUnknownKey(in: node, known: encoded, path: path) {
             throw FerryError(
                 .configuration,
-                "\(file)\(line(unknown.node)): unknown key \(KeyPath.render(unknown.path)); remove it or check its spelling (see docs/configuration.md)"
+                "\(file)\(line(unknown.node)): unknown key \(ConfigKeyPath.render(unknown.path)); remove it or check its spelling (see docs/configuration.md)"
             )
         }
         return value
@@ -66,7 +66,7 @@ struct StrictDecoder: Sendable {
     private func describe(_ error: DecodingError, in node: Node, at path: [String]) -> FerryError {
         func place(_ codingPath: [any CodingKey]) -> (String, String) {
             let full = path + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return (KeyPath.render(full), line(Self.node(at: codingPath, in: node)))
+            return (ConfigKeyPath.render(full), line(Self.node(at: codingPath, in: node)))
         }
         switch error {
         case .typeMismatch(let type, let context):
@@ -95,7 +95,7 @@ struct StrictDecoder: Sendable {
                 ? "has a value Ferry does not know" : context.debugDescription
             return FerryError(.configuration, "\(file)\(at): \(key) \(detail)\(allowed)", underlying: error)
         @unknown default:
-            return FerryError(.configuration, "\(file): \(KeyPath.render(path)) could not be read", underlying: error)
+            return FerryError(.configuration, "\(file): \(ConfigKeyPath.render(path)) could not be read", underlying: error)
         }
     }
 

@@ -8,45 +8,55 @@ struct AudioPull: Sendable {
     let context: PluginContext
 
     func run() async throws -> PullSummary {
-        let albums = try await context.follow("/v1/audio/albums/changes", cursor: "albums") { change, db in
-            guard let json = change.entity else {
-                try Library.deleteAlbum(change.id, in: db)
-                return .deleted
-            }
-            let album: AudioAlbum = try change.decode()
-            try Self.check(album.id, change.id, "album")
-            try Library.store(album, json: json, in: db)
-            return .upserted
-        } sweep: { live, db in
-            let gone = try String.fetchAll(db, sql: "SELECT id FROM audio_albums").filter { !live.contains($0) }
-            for id in gone { try Library.deleteAlbum(id, in: db) }
-            return gone.count
-        }
-        let collections = try await context.follow("/v1/audio/collections/changes", cursor: "collections") { change, db in
-            guard let json = change.entity else {
-                try Library.deleteCollection(change.id, in: db)
-                return .deleted
-            }
-            let collection: AudioCollection = try change.decode()
-            try Self.check(collection.id, change.id, "collection")
-            try Library.store(collection, json: json, in: db)
-            return .upserted
-        } sweep: { live, db in
-            let gone = try String.fetchAll(db, sql: "SELECT id FROM audio_collections").filter { !live.contains($0) }
-            for id in gone { try Library.deleteCollection(id, in: db) }
-            return gone.count
-        }
+        let albums = try await mirror(
+            "/v1/audio/albums/changes",
+            cursor: "albums",
+            table: "audio_albums",
+            id: { (album: AudioAlbum) in album.id },
+            store: { album, json, db in try Library.store(album, json: json, in: db) },
+            delete: { id, db in try Library.deleteAlbum(id, in: db) }
+        )
+        let collections = try await mirror(
+            "/v1/audio/collections/changes",
+            cursor: "collections",
+            table: "audio_collections",
+            id: { (collection: AudioCollection) in collection.id },
+            store: { collection, json, db in try Library.store(collection, json: json, in: db) },
+            delete: { id, db in try Library.deleteCollection(id, in: db) }
+        )
         let changes = try await context.store.write { db in try Reconciliation.run(in: db) }
         for line in changes.lines { context.logger.info("audio: \(line)") }
         return albums + collections
     }
 
-    /// An entity whose id is not the one its change names is refused with its page.
-    static func check(_ id: String, _ changeID: String, _ what: String) throws {
-        guard id == changeID else {
-            throw FerryError(.rejected, "the changes feed named \(what) \(changeID) but sent \(what) \(id)")
+    /// Follows one feed into `table`: an entity is stored whole, a deletion deletes, and a
+    /// resync removes the rows the remote no longer has.
+    private func mirror<Entity: Decodable & Sendable>(
+        _ path: String,
+        cursor: String,
+        table: String,
+        id: @escaping @Sendable (Entity) -> String,
+        store: @escaping @Sendable (Entity, Data, Database) throws -> Void,
+        delete: @escaping @Sendable (String, Database) throws -> Void
+    ) async throws -> PullSummary {
+        try await context.follow(path, cursor: cursor) { change, db in
+            guard let json = change.entity else {
+                try delete(change.id, db)
+                return .deleted
+            }
+            let entity: Entity = try change.decode()
+            guard id(entity) == change.id else {
+                throw FerryError(.rejected, "the feed \(path) named \(change.id) but sent \(id(entity))")
+            }
+            try store(entity, json, db)
+            return .upserted
+        } sweep: { live, db in
+            let gone = try String.fetchAll(db, sql: "SELECT id FROM \(table)").filter { !live.contains($0) }
+            for id in gone { try delete(id, db) }
+            return gone.count
         }
     }
+
 }
 
 /// Collection downloads against the collections as the remote has them now: an album new
