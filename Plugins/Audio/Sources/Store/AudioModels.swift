@@ -2,10 +2,15 @@ import Foundation
 
 /// An album as the remote lists it (docs/protocol.md §13).
 public struct AudioAlbum: Codable, Sendable, Equatable {
+    /// The album's id.
     public var id: String
+    /// Its title.
     public var title: String
+    /// Its artist, when the remote names one.
     public var artistName: String?
+    /// Its year, when known.
     public var year: Int?
+    /// Its tracks, in order; album entries may share files (`part_key`).
     public var tracks: [AudioTrack]
 
     /// The album's tracks once each (entries that share a file count it once), in order.
@@ -20,12 +25,19 @@ public struct AudioAlbum: Codable, Sendable, Equatable {
 
 /// A track of an album: its file is `part_key`, which albums may share.
 public struct AudioTrack: Codable, Sendable, Equatable {
+    /// The track's id (one per album entry).
     public var id: String
+    /// Its title.
     public var title: String
+    /// Its number on the album, when known.
     public var trackNumber: Int?
+    /// Its length in milliseconds, when known.
     public var durationMs: Int?
+    /// The file's key: the name it is downloaded under, and what deduplicates shared tracks.
     public var partKey: String
+    /// The file's size, which a download must match.
     public var byteSize: Int64
+    /// The file's SHA-256 (hex), which a download must match.
     public var sha256: String
     /// The file's path below the remote (`/v1/audio/files/<part_key>`).
     public var url: String
@@ -33,7 +45,10 @@ public struct AudioTrack: Codable, Sendable, Equatable {
 
 /// A collection of albums, whose membership changes on the remote.
 public struct AudioCollection: Codable, Sendable, Equatable {
+    /// The collection's id.
     public var id: String
+    /// Its name.
     public var name: String
+    /// Its albums, in order, as the remote has them now.
     public var albumIds: [String]
 }
