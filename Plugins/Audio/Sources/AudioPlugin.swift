@@ -51,8 +51,11 @@ public struct AudioPlugin: SyncPlugin {
     public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard operation.kind == "download" else { throw FerryError(.plugin, "audio has no operation \(operation.kind)") }
         let partKey = operation.entity
-        let (track, kept, ahead) = try await context.store.read { db in
-            (try Library.file(partKey, in: db), try Ownership.isKept(partKey, in: db), try Ownership.isAhead(partKey, in: db))
+        let (track, kept, ahead, played) = try await context.store.read { db in
+            (
+                try Library.file(partKey, in: db), try Ownership.isKept(partKey, in: db),
+                try Ownership.isAhead(partKey, in: db), try Ownership.lastPlayed(partKey, in: db)
+            )
         }
         guard let track, kept || ahead else {
             return .alreadyDone(reason: "\(partKey) is no longer kept on this device")
@@ -66,10 +69,10 @@ public struct AudioPlugin: SyncPlugin {
                 sha256: track.sha256,
                 pinned: kept,
                 requirement: .unmetered,
-                usedNow: false
+                use: played.map { .at($0) } ?? .notYet
             )
         )
-        return .delivered
+        return .delivered { db in try Ownership.fetched(partKey, in: db) }
     }
 
     /// Pulls the albums and the collections, reconciles the downloaded collections with

@@ -66,18 +66,21 @@ extension FileCache {
                 headers: request.headers,
                 into: partial,
                 resumeETag: resumeETag,
+                validator: { etag in await progressRow.recordValidator(etag) },
                 progress: { received, total in
                     events?.emit(.transferProgress(name: key, received: received, total: total))
                     await progressRow.record(received)
                 }
             )
         } catch {
-            row.bytes = FileDownloader.size(of: partial)
-            if row.bytes == 0 {
+            // The partial file stays for a resume, with the validator its answer carried
+            // (recorded when the answer's head came); an empty one goes.
+            let bytes = FileDownloader.size(of: partial)
+            if bytes == 0 {
                 try? FileManager.default.removeItem(at: partial)
                 try? await store.write { db in try TransferIndex.delete(owner: owner, key: key, in: db) }
             } else {
-                try? await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
+                await progressRow.record(bytes, always: true)
             }
             throw error
         }
@@ -87,7 +90,7 @@ extension FileCache {
             try await discard(row, partial: partial)
             throw FerryError(
                 .file,
-                "the download of \(key) has \(size) bytes where \(expected) were expected; it was discarded and will be fetched again"
+                "the download of \(key) has \(size) bytes where \(expected) were expected; the file was discarded"
             )
         }
         var digest: String?
@@ -97,7 +100,7 @@ extension FileCache {
                 try await discard(row, partial: partial)
                 throw FerryError(
                     .file,
-                    "the download of \(key) does not match its SHA-256 checksum; it was discarded and will be fetched again"
+                    "the download of \(key) does not match its SHA-256 checksum; the file was discarded"
                 )
             }
         }
@@ -114,8 +117,12 @@ extension FileCache {
         row.bytes = size
         row.sha256 = digest
         row.createdAt = done
+        switch request.use {
+        case .now: row.accessedAt = done
         // A file fetched ahead of its use counts as never used until it is read.
-        row.accessedAt = request.usedNow ? done : Date(timeIntervalSince1970: 0)
+        case .notYet: row.accessedAt = Date(timeIntervalSince1970: 0)
+        case .at(let date): row.accessedAt = date
+        }
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
         try await enforceBudget(protecting: key)
         return CachedFile(
@@ -149,7 +156,7 @@ extension FileCache {
                 )
             }
             if totalBytes + size > maxBytes {
-                try await evict(atLeast: totalBytes + size - maxBytes, protecting: key)
+                try await evict(toFit: maxBytes - size, protecting: key)
             }
         }
         let free = Self.freeDiskBytes(at: root)
@@ -196,8 +203,9 @@ extension FileCache {
     }
 }
 
-/// Records how far a download got in its row, at most every mebibyte, so that another
-/// process (`ferry audio downloads --watch`) sees the progress of a runner's transfers.
+/// Records how far a download got in its row (at most every mebibyte while it runs, and
+/// when it stops), so that another process (`ferry audio downloads --watch`) sees the
+/// progress of a runner's transfers and a resume starts from the right place.
 private actor ProgressRecorder {
     let store: FerryStore
     let owner: String
@@ -210,14 +218,26 @@ private actor ProgressRecorder {
         self.key = key
     }
 
-    func record(_ bytes: Int64) async {
-        guard bytes - recorded >= 1 << 20 else { return }
+    func record(_ bytes: Int64, always: Bool = false) async {
+        guard always || bytes - recorded >= 1 << 20 else { return }
         recorded = bytes
         let (owner, key) = (self.owner, self.key)
         try? await store.write { db in
             try db.execute(
                 sql: "UPDATE kernel_transfers SET bytes = ? WHERE owner = ? AND key = ? AND state = 'partial'",
                 arguments: [bytes, owner, key]
+            )
+        }
+    }
+
+    /// Records the validator (`ETag`) of the answer now streaming, so that a resume after a
+    /// failure or a crash asks with `If-Range` for the same file.
+    func recordValidator(_ etag: String?) async {
+        let (owner, key) = (self.owner, self.key)
+        try? await store.write { db in
+            try db.execute(
+                sql: "UPDATE kernel_transfers SET etag = ? WHERE owner = ? AND key = ? AND state = 'partial'",
+                arguments: [etag, owner, key]
             )
         }
     }

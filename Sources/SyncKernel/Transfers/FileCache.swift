@@ -223,27 +223,31 @@ public actor FileCache {
     @discardableResult
     public func enforceBudget(protecting protected: String? = nil) async throws -> RemovalReport {
         guard let maxBytes = budget.maxBytes else { return RemovalReport() }
-        let owner = self.owner
-        let total = try await store.read { db in try TransferIndex.usage(owner: owner, in: db).bytes }
-        return try await evict(atLeast: total - maxBytes, protecting: protected)
+        return try await evict(toFit: maxBytes, protecting: protected)
     }
 
-    /// Evicts unpinned files, least recently used first, until `excess` bytes are gone or
-    /// none is left; `protected` is never evicted.
-    func evict(atLeast excess: Int64, protecting protected: String?) async throws -> RemovalReport {
-        guard excess > 0, let maxBytes = budget.maxBytes else { return RemovalReport() }
+    /// Evicts unpinned files, least recently used first, until the complete files take at
+    /// most `target` bytes or none is left to evict; `protected` is never evicted.
+    ///
+    /// The total and the next file to evict are read again before each removal, so that
+    /// evictions running at once (downloads finishing together) never take more than needed.
+    func evict(toFit target: Int64, protecting protected: String?) async throws -> RemovalReport {
         let owner = self.owner
-        let candidates = try await store.read { db in try TransferIndex.evictable(owner: owner, in: db) }
-        var excess = excess
         var report = RemovalReport()
-        for row in candidates where excess > 0 && row.key != protected {
-            try await remove(row)
-            excess -= row.bytes
-            report.keys.append(row.key)
-            report.bytes += row.bytes
+        while true {
+            let (total, next) = try await store.read { db in
+                (
+                    try TransferIndex.usage(owner: owner, in: db).bytes,
+                    try TransferIndex.evictable(owner: owner, limit: 2, in: db).first { $0.key != protected }
+                )
+            }
+            guard total > target, let next else { break }
+            try await remove(next)
+            report.keys.append(next.key)
+            report.bytes += next.bytes
         }
         if !report.keys.isEmpty {
-            logger.debug("\(owner): evicted \(report.keys.count) files to stay within \(ByteCount(maxBytes))")
+            logger.debug("\(owner): evicted \(report.keys.count) files to stay within \(ByteCount(target))")
         }
         return report
     }

@@ -31,6 +31,7 @@ struct FileDownloader: Sendable {
         headers: [(String, String)],
         into partial: URL,
         resumeETag: String?,
+        validator: @Sendable (String?) async -> Void,
         progress: @Sendable (Int64, Int64?) async -> Void
     ) async throws -> Result {
         let existing = Self.size(of: partial)
@@ -57,9 +58,17 @@ struct FileDownloader: Sendable {
                     }
                     result.total = range.total
                     writer = try PartialFile(at: partial, from: existing)
+                    await validator(result.etag)
                 case 200:
                     result.total = headers["content-length"].flatMap { Int64($0) }
                     writer = try PartialFile(at: partial, from: 0)
+                    await validator(result.etag)
+                case 416 where existing > 0 && Self.unsatisfiedTotal(headers["content-range"]) == existing:
+                    // The partial file already holds every byte (the answer that brought the
+                    // last ones was cut before its end): nothing is left to ask for.
+                    result.total = existing
+                    result.bytes = existing
+                    return
                 case 416:
                     try? FileManager.default.removeItem(at: partial)
                     throw FerryError(
@@ -95,6 +104,12 @@ struct FileDownloader: Sendable {
         try writer?.finish()
         await progress(result.bytes, result.total)
         return result
+    }
+
+    /// The size a `416` names in `Content-Range: bytes */SIZE`.
+    static func unsatisfiedTotal(_ header: String?) -> Int64? {
+        guard let header, header.hasPrefix("bytes */") else { return nil }
+        return Int64(header.dropFirst("bytes */".count))
     }
 
     static func size(of url: URL) -> Int64 {

@@ -19,14 +19,14 @@ enum TransferIndex {
         )
     }
 
-    /// Unpinned complete files, least recently used first.
-    static func evictable(owner: String, in db: Database) throws -> [TransferRow] {
+    /// Unpinned complete files, least recently used first; the first `limit` of them.
+    static func evictable(owner: String, limit: Int = -1, in db: Database) throws -> [TransferRow] {
         try TransferRow.fetchAll(
             db.cachedStatement(
                 sql:
-                    "SELECT * FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 0 ORDER BY accessed_at, key"
+                    "SELECT * FROM kernel_transfers WHERE owner = ? AND state = 'complete' AND pinned = 0 ORDER BY accessed_at, key LIMIT ?"
             ),
-            arguments: [owner]
+            arguments: [owner, limit]
         )
     }
 

@@ -24,10 +24,11 @@ public struct TransferRequest: Sendable {
     public var requirement: NetworkRequirement
     /// Extra request headers; never logged. Credentials come from the cache's transport.
     public var headers: [(String, String)]
-    /// Whether the download is a use of the file (a poster shown now). False for a file
-    /// fetched ahead of its use (a track for later): it counts as never used, the first
-    /// to be evicted among unpinned files, until `FileCache.cachedFile` reads it.
-    public var usedNow: Bool
+    /// When the file counts as last used once downloaded, for the least-recently-used
+    /// order: `.now` (a poster shown now, the default), `.notYet` (a track fetched ahead:
+    /// the first to be evicted among unpinned files until `FileCache.cachedFile` reads it),
+    /// or `.at(date)` (a track played while it was on its way).
+    public var use: Use
 
     /// Creates a request; `relativePath` defaults to `key`.
     ///
@@ -40,7 +41,7 @@ public struct TransferRequest: Sendable {
     ///   - pinned: whether the file is explicitly wanted, so never evicted nor expired.
     ///   - requirement: the network the download needs.
     ///   - headers: extra request headers, never logged.
-    ///   - usedNow: whether the download is a use of the file; false for one fetched ahead.
+    ///   - use: when the file counts as last used once downloaded.
     public init(
         key: String,
         url: String,
@@ -50,7 +51,7 @@ public struct TransferRequest: Sendable {
         pinned: Bool = false,
         requirement: NetworkRequirement = .network,
         headers: [(String, String)] = [],
-        usedNow: Bool = true
+        use: Use = .now
     ) {
         self.key = key
         self.url = url
@@ -60,6 +61,16 @@ public struct TransferRequest: Sendable {
         self.pinned = pinned
         self.requirement = requirement
         self.headers = headers
-        self.usedNow = usedNow
+        self.use = use
+    }
+
+    /// When a downloaded file counts as last used.
+    public enum Use: Sendable, Equatable {
+        /// When the download finishes.
+        case now
+        /// Never, until it is read: it goes first when room is needed.
+        case notYet
+        /// At this time (a use that came while the file was on its way).
+        case at(Date)
     }
 }

@@ -28,7 +28,7 @@ struct FileCacheRoomTests {
         }
 
         /// Serves `count` bytes to the next request and fetches `key` with them.
-        func fetch(_ key: String, _ count: Int, pinned: Bool = false, usedNow: Bool = true) async throws {
+        func fetch(_ key: String, _ count: Int, pinned: Bool = false, use: TransferRequest.Use = .now) async throws {
             executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(repeating: 7, count: count))))
             clock.advance(by: 60)
             _ = try await cache.fetch(
@@ -37,7 +37,7 @@ struct FileCacheRoomTests {
                     url: "/files/\(key)",
                     expectedBytes: Int64(count),
                     pinned: pinned,
-                    usedNow: usedNow
+                    use: use
                 )
             )
         }
@@ -70,7 +70,7 @@ struct FileCacheRoomTests {
     @Test func roomIsMadeBeforeADownloadAndFilesFetchedAheadGoFirst() async throws {
         let fixture = try Fixture(budget: TransferBudget(maxBytes: 2500))
         try await fixture.fetch("used", 1000)
-        try await fixture.fetch("ahead", 1000, usedNow: false)
+        try await fixture.fetch("ahead", 1000, use: .notYet)
         try await fixture.fetch("next", 1000)
         #expect(try await fixture.keys() == ["used", "next"])
         #expect(try await fixture.cache.usage().bytes <= 2500)

@@ -25,10 +25,13 @@ extension AudioLibrary {
         var ahead = [track]
         for id in next.prefix(plugin.settings.cacheAhead) { ahead.append(try await self.track(id)) }
         let source = try await resolve(track: track.id)
+        let complete = try await completeFiles()
         let now = runtime.clock.now()
         try await runtime.commit { [ahead] db, _ in
             try Ownership.played(track.id, at: now, in: db)
-            for file in ahead { try Ownership.cacheAhead(file.partKey, now: now, in: db) }
+            for file in ahead {
+                try Ownership.cacheAhead(file.partKey, present: complete.contains(file.partKey), now: now, in: db)
+            }
         }
         let report = try await Keeper(plugin: plugin, context: context).settle()
         return (source, report.queued)

@@ -67,5 +67,10 @@ enum AudioSchema {
                     """
             )
         },
+        // A file cached ahead is fetched once: once its download was delivered, an eviction
+        // does not bring it back (only another play does).
+        StoreMigration("audio.v2.fetched") { db in
+            try db.execute(sql: "ALTER TABLE audio_cached_ahead ADD COLUMN fetched INTEGER NOT NULL DEFAULT 0")
+        },
     ]
 }

@@ -30,6 +30,37 @@ enum Ownership {
         Set(try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead"))
     }
 
+    /// Files cached ahead of play whose download has not been delivered yet.
+    static func aheadToFetch(in db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 0"))
+    }
+
+    /// Records that the file cached ahead arrived.
+    static func fetched(_ partKey: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE audio_cached_ahead SET fetched = 1 WHERE part_key = ?", arguments: [partKey])
+    }
+
+    /// Forgets files cached ahead that arrived and are gone since (evicted to make room).
+    static func forgetEvicted(keeping complete: Set<String>, in db: Database) throws {
+        let evicted = try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 1")
+            .filter { !complete.contains($0) }
+        for file in evicted {
+            try db.execute(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?", arguments: [file])
+        }
+    }
+
+    /// When a track of file `partKey` was last played, if ever.
+    static func lastPlayed(_ partKey: String, in db: Database) throws -> Date? {
+        try Double.fetchOne(
+            db,
+            sql: """
+                SELECT MAX(p.played_at) FROM audio_plays p JOIN audio_tracks t ON t.id = p.track_id
+                WHERE t.part_key = ?
+                """,
+            arguments: [partKey]
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
     /// Kept albums, with whether each is explicit and the downloaded collections that hold it.
     static func keptAlbums(in db: Database) throws -> [(album: String, explicit: Bool, collections: [String])] {
         let explicit = Set(try String.fetchAll(db, sql: "SELECT album_id FROM audio_explicit_albums"))
@@ -100,10 +131,15 @@ enum Ownership {
         )
     }
 
-    static func cacheAhead(_ partKey: String, now: Date, in db: Database) throws {
+    /// Asks for `partKey` ahead of play; `present` when its file is here already (it is
+    /// then kept as cached, and not fetched again once evicted).
+    static func cacheAhead(_ partKey: String, present: Bool, now: Date, in db: Database) throws {
         try db.execute(
-            sql: "INSERT OR IGNORE INTO audio_cached_ahead (part_key, requested_at) VALUES (?, ?)",
-            arguments: [partKey, now.timeIntervalSince1970]
+            sql: """
+                INSERT INTO audio_cached_ahead (part_key, requested_at, fetched) VALUES (?, ?, ?)
+                ON CONFLICT (part_key) DO UPDATE SET requested_at = excluded.requested_at, fetched = excluded.fetched
+                """,
+            arguments: [partKey, now.timeIntervalSince1970, present]
         )
     }
 

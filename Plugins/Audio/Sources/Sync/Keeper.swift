@@ -26,8 +26,10 @@ struct Keeper: Sendable {
         let complete = try await files.entries()
         let partial = try await files.inProgress()
         let name = AudioPlugin.name
-        let (kept, ahead) = try await context.store.read { db in
-            (try Ownership.keptFiles(in: db), try Ownership.aheadFiles(in: db))
+        let have = Set(complete.map(\.key))
+        let (kept, ahead, toFetch) = try await context.store.write { db in
+            try Ownership.forgetEvicted(keeping: have, in: db)
+            return (try Ownership.keptFiles(in: db), try Ownership.aheadFiles(in: db), try Ownership.aheadToFetch(in: db))
         }
         let wanted = kept.union(ahead)
         var report = Report()
@@ -41,11 +43,10 @@ struct Keeper: Sendable {
             }
         }
         for key in partial.keys where !wanted.contains(key) { try await files.remove(key) }
-        let have = Set(complete.map(\.key))
         let (queued, dropped) = try await context.commit { db, queue in
             let working = try Outbox.entitiesWithWork(plugin: name, includingDead: true, in: db)
             var queued = 0
-            for key in wanted.subtracting(have).subtracting(working).sorted() {
+            for key in kept.union(toFetch).subtracting(have).subtracting(working).sorted() {
                 queue.enqueue(NewOperation(plugin: name, kind: "download", entity: key, payloadJSON: Data("{}".utf8)))
                 queued += 1
             }
