@@ -106,21 +106,35 @@ extension AudioLibrary {
     /// naming the sizes and what could be removed.
     private func checkRoom(adding files: [AudioTrack], for what: String) async throws {
         let limit = plugin.settings.maxSize.bytes
-        let (kept, albums) = try await runtime.store.read { db in
+        let (kept, keptBytes, removable) = try await runtime.store.read { db in
             let kept = try Ownership.keptFiles(in: db)
-            let albums = try Ownership.keptAlbums(in: db).compactMap { try Library.album($0.album, in: db) }
-            return (kept, albums)
+            return (kept, try Library.bytes(of: kept, in: db), try Self.removable(in: db))
         }
-        let keptBytes = try await runtime.store.read { db in try Library.bytes(of: kept, in: db) }
         let adding = Self.deduplicated(files).filter { !kept.contains($0.partKey) }.reduce(0) { $0 + $1.byteSize }
         guard keptBytes + adding > limit else { return }
-        let removable = albums.sorted { $0.bytes > $1.bytes }.prefix(5).map { "\($0.id) \($0.title) (\(ByteCount($0.bytes)))" }
         throw FerryError(
             .storageUnavailable,
             "\(what) needs \(ByteCount(adding)) and kept downloads already take \(ByteCount(keptBytes)) of the \(ByteCount(limit)) limit (plugins.audio.max_size)"
-                + (removable.isEmpty ? "" : "; remove one first (`ferry audio remove album ID`): \(removable.joined(separator: ", "))")
+                + (removable.isEmpty ? "" : "; remove one first: \(removable.prefix(5).joined(separator: ", "))")
                 + ", or raise plugins.audio.max_size"
         )
+    }
+
+    /// What a person can remove to make room, largest first: explicit albums and downloaded
+    /// collections, each with its size and the command that removes it.
+    private static func removable(in db: Database) throws -> [String] {
+        var candidates: [(bytes: Int64, text: String)] = []
+        for kept in try Ownership.keptAlbums(in: db) where kept.explicit {
+            guard let album = try Library.album(kept.album, in: db) else { continue }
+            candidates.append((album.bytes, "`ferry audio remove album \(album.id)` (\(album.title), \(ByteCount(album.bytes)))"))
+        }
+        for id in try Ownership.downloadedCollections(in: db) {
+            guard let collection = try Library.collection(id, in: db) else { continue }
+            let files = Set(try collection.albumIds.compactMap { try Library.album($0, in: db) }.flatMap(\.trackGroup).map(\.partKey))
+            let bytes = try Library.bytes(of: files, in: db)
+            candidates.append((bytes, "`ferry audio remove collection \(id)` (\(collection.name), \(ByteCount(bytes)))"))
+        }
+        return candidates.sorted { $0.bytes > $1.bytes }.map(\.text)
     }
 
     static func deduplicated(_ tracks: [AudioTrack]) -> [AudioTrack] {
