@@ -31,10 +31,25 @@ actor SessionKeeper {
     func current() throws -> Session? {
         let revision = store.revision()
         if loadedRevision == nil || revision != loadedRevision {
-            session = try store.load().map { try JSONDecoder.ferry.decode(Session.self, from: $0) }
+            session = try store.load().map(decode)
             loadedRevision = revision
         }
         return session
+    }
+
+    /// The session in the stored bytes; a file that is not one (damaged, truncated, written
+    /// by something else) is a `needs_login` error naming the file, never a raw decoding error.
+    private func decode(_ data: Data) throws -> Session {
+        do {
+            return try JSONDecoder.ferry.decode(Session.self, from: data)
+        } catch {
+            let file = (store as? FileCredentialStore)?.path ?? "the credential store"
+            throw FerryError(
+                .needsLogin,
+                "the credential file \(file) is damaged (it is not a saved session); signing in again replaces it",
+                remedy: .signIn
+            )
+        }
     }
 
     func save(_ newValue: Session?) throws {

@@ -129,6 +129,20 @@ struct SessionTests {
         await harness.finish()
     }
 
+    @Test func aDamagedCredentialFileNamesItselfAndTheLogin() async throws {
+        let harness = try await AuthHarness.make()
+        let auth = try harness.auth
+        _ = try await auth.login(username: "demo", password: "demo-password")
+        let file = harness.folder.appendingPathComponent("auth/credentials.json").path
+        try FileCredentialStore(path: file).save(Data("{\"user\": 42, trunc".utf8))
+        let error = await #expect(throws: FerryError.self) { _ = try await auth.status() }
+        #expect(error?.code == .needsLogin)
+        #expect(error?.message.contains(file) == true && error?.remedy == .signIn)
+        _ = try await auth.login(username: "demo", password: "demo-password")
+        #expect(try await auth.status()?.isActive == true)
+        await harness.finish()
+    }
+
     @Test func logoutHoldsQueuesAndLoginReleasesThem() async throws {
         let harness = try await AuthHarness.make(
             extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",

@@ -81,13 +81,4 @@ public struct MoviesPlugin: SyncPlugin {
         }
         try MovieRows.store(movie, json: remote, now: context.clock.now(), in: db)
     }
-
-    /// What signing out would leave behind, for the confirmation prompt.
-    public func localDataAtRisk(in db: Database) throws -> String? {
-        let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_pending") ?? 0
-        let cached = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_movies") ?? 0
-        guard pending + cached > 0 else { return nil }
-        return "\(cached) cached movies"
-            + (pending > 0 ? " and \(pending) movies added offline and not yet on the server" : "")
-    }
 }
