@@ -72,6 +72,11 @@ public struct AudioPlugin: SyncPlugin {
                 use: played.map { .at($0) } ?? .notYet
             )
         )
+        // Removed while it downloaded: the next settle removes the file.
+        let stillWanted = try await context.store.read { db in
+            try Ownership.isKept(partKey, in: db) || Ownership.isAhead(partKey, in: db)
+        }
+        guard stillWanted else { return .alreadyDone(reason: "\(partKey) stopped being kept while it downloaded") }
         return .delivered { db in try Ownership.fetched(partKey, in: db) }
     }
 

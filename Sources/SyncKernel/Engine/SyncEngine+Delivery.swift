@@ -12,6 +12,10 @@ extension SyncEngine {
         // Every operation of this delivery that gets no answer counts as one more round
         // without an answer, however many travelled together.
         let strike = unanswered + 1
+        // A send that outlasts its lease (a long download) keeps it, so that no other
+        // runner takes the operation over while this one is still at work.
+        let renewal = renewLeases(of: operations)
+        defer { renewal.cancel() }
         var accepted: [(QueuedOperation, SendOutcome)] = []
         if operations.count > 1, let base = try? await transport.baseURL() {
             accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base, strike: strike)
@@ -24,6 +28,22 @@ extension SyncEngine {
             }
         }
         await acknowledge(accepted, plugin: plugin, strike: strike)
+    }
+
+    /// Renews the leases of `operations` a third of the way into each lease, until cancelled.
+    private func renewLeases(of operations: [QueuedOperation]) -> Task<Void, Never> {
+        let sequences = operations.map(\.sequence)
+        let owner = owner.text
+        let lease = runtime.configuration.kernel.sync.requestTimeout.value * 2 + 10
+        let (store, clock) = (runtime.store, runtime.clock)
+        return Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(lease / 3))
+                guard !Task.isCancelled else { return }
+                let until = clock.now().addingTimeInterval(lease)
+                try? await store.write { db in try OutboxQueries.renewLeases(sequences, owner: owner, until: until, in: db) }
+            }
+        }
     }
 
     /// Sends `operations` concurrently through one `RequestBatch`; returns the accepted ones.

@@ -7,7 +7,9 @@ public enum FailureClass: Sendable, Equatable {
     case offline(reason: String)
     /// The remote may recover (5xx, 408, 429, a 409 with `Retry-After` or
     /// `idempotency_key_in_flight`, a `remote_unavailable` error, or an error the kernel does
-    /// not know): back off with jitter, honouring `Retry-After`; spends one attempt.
+    /// not know), or room may be made (a `storage_unavailable` error: a full disk, a file
+    /// cache full of pinned files): back off with jitter, honouring `Retry-After`; spends
+    /// one attempt.
     case transient(reason: String, retryAfter: TimeInterval?)
     /// A 401 that the transport's one refresh did not cure, or a `needs_login` error: hold
     /// the plugin's queue until the credential provider has a credential other than the
@@ -39,7 +41,7 @@ public enum FailureClass: Sendable, Equatable {
             switch error.code {
             case .requiresConnection: return .offline(reason: error.message)
             case .needsLogin: return .unauthorized(reason: error.message)
-            case .remoteUnavailable: return .transient(reason: error.message, retryAfter: nil)
+            case .remoteUnavailable, .storageUnavailable: return .transient(reason: error.message, retryAfter: nil)
             default: return .rejected(reason: error.message)
             }
         case is DecodingError:

@@ -136,6 +136,15 @@ enum OutboxQueries {
         try db.execute(sql: sql + ")", arguments: arguments)
     }
 
+    /// Extends the leases `owner` holds on `sequences` (a send still running).
+    static func renewLeases(_ sequences: [Int64], owner: String, until: Date, in db: Database) throws {
+        for sequence in sequences {
+            try db.cachedStatement(
+                sql: "UPDATE kernel_operations SET lease_until = ? WHERE seq = ? AND lease_owner = ? AND state = 'in_flight'"
+            ).execute(arguments: [until.timeIntervalSince1970, sequence, owner])
+        }
+    }
+
     static func lease(_ sequence: Int64, owner: String, until: Date, in db: Database) throws {
         try db.cachedStatement(
             sql: """

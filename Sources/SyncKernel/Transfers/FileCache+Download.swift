@@ -25,6 +25,9 @@ extension FileCache {
                 "cannot download \(request.key) from '\(request.url)': not an http(s) URL nor a path below the remote"
             )
         }
+        if let expected = request.expectedBytes, !(0...(1 << 50)).contains(expected) {
+            throw FerryError(.file, "cannot download \(request.key): its announced size (\(expected) bytes) is not a file size")
+        }
         let target = try TransferPath.resolve(request.relativePath, under: root)
         let partial = TransferPath.partial(for: target)
         try createFolder(target.deletingLastPathComponent())

@@ -78,8 +78,9 @@ public actor FileCache {
     }
 
     /// The cached file under `key`, or nil when there is none (or it expired, or its
-    /// file disappeared). A hit counts as a use for the least-recently-used order.
-    public func cachedFile(_ key: String) async throws -> CachedFile? {
+    /// file disappeared). A hit counts as a use for the least-recently-used order unless
+    /// `use` is false (a look that is no use: listing what would play).
+    public func cachedFile(_ key: String, use: Bool = true) async throws -> CachedFile? {
         let owner = self.owner
         guard let row = try await store.read({ db in try TransferIndex.row(owner: owner, key: key, in: db) }),
             row.state == TransferRow.complete
@@ -90,7 +91,7 @@ public actor FileCache {
             try await remove(row)
             return nil
         }
-        try await store.write { db in try TransferIndex.touch(owner: owner, key: key, at: now, in: db) }
+        if use { try await store.write { db in try TransferIndex.touch(owner: owner, key: key, at: now, in: db) } }
         return CachedFile(
             key: key,
             url: url,
@@ -98,7 +99,7 @@ public actor FileCache {
             sha256: row.sha256,
             pinned: row.pinned,
             createdAt: row.createdAt,
-            accessedAt: now,
+            accessedAt: use ? now : row.accessedAt,
             downloaded: false
         )
     }

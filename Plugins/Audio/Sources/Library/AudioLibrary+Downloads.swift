@@ -73,21 +73,28 @@ extension AudioLibrary {
     ///   holds its file (remove the album instead).
     public func remove(track id: String) async throws {
         let track = try await track(id)
-        let (dropped, kept) = try await runtime.commit { db, _ in
-            (try Ownership.dropAhead(track.partKey, in: db), try Ownership.isKept(track.partKey, in: db))
+        let dropped = try await runtime.commit { db, _ in
+            guard try !Ownership.isKept(track.partKey, in: db) else {
+                throw FerryError(.usage, "\(track.title) belongs to a downloaded album; remove the album (`ferry audio downloads` lists them)")
+            }
+            return try Ownership.dropAhead(track.partKey, in: db)
         }.value
-        guard !kept else {
-            throw FerryError(.usage, "\(track.title) belongs to a downloaded album; remove the album (`ferry audio downloads` lists them)")
-        }
         guard dropped else {
             throw FerryError(.notFound, "\(track.title) is not cached ahead of play; `ferry audio downloads` lists what is")
         }
         try await Keeper(plugin: plugin, context: context).settle()
     }
 
-    /// Queues what `files` lack and says what happens next.
+    /// Queues what `files` lack and says what happens next. Asking again for something
+    /// whose downloads failed for good tries them again (the person asked).
     private func plan(_ title: String, files: [AudioTrack]) async throws -> DownloadPlan {
-        let report = try await Keeper(plugin: plugin, context: context).settle()
+        let name = AudioPlugin.name
+        let failed = try await runtime.store.read { db in
+            try files.flatMap { try Outbox.operations(plugin: name, entity: $0.partKey, in: db) }.filter { $0.state == .dead }
+        }
+        for operation in failed { try await runtime.retry(operation) }
+        var report = try await Keeper(plugin: plugin, context: context).settle()
+        report.queued += failed.count
         let complete = try await completeFiles()
         let missing = files.filter { !complete.contains($0.partKey) }
         let state = await runtime.connectivity.current()

@@ -7,8 +7,12 @@ extension AudioLibrary {
     /// remote's file when online, else unavailable. A local hit counts as a play for the
     /// least-recently-played order.
     public func resolve(track id: String) async throws -> PlaybackSource {
-        let track = try await track(id)
-        if let file = try await files.cachedFile(track.partKey) { return .local(file.url) }
+        try await resolve(try await track(id), playing: true)
+    }
+
+    /// Where `track` plays from; `playing` counts a local hit as a play.
+    private func resolve(_ track: AudioTrack, playing: Bool) async throws -> PlaybackSource {
+        if let file = try await files.cachedFile(track.partKey, use: playing) { return .local(file.url) }
         let state = await runtime.connectivity.current()
         guard state.reachable else {
             return .unavailable("\(track.title) is not downloaded and the network is \(state.summary)")
@@ -16,15 +20,16 @@ extension AudioLibrary {
         return .remote(try await context.transport.baseURL().trimmingCharacters(in: ["/"]) + track.url)
     }
 
-    /// Plays `track`: records when, and caches it and the tracks after it (up to
-    /// `cache_ahead` of `next`) ahead of play, on an unmetered connection only, skipping
-    /// files already here or on their way. Returns where it plays from and how many files
-    /// were queued.
+    /// Plays `track`: records when, and, on an unmetered connection only, caches it and the
+    /// tracks after it (up to `cache_ahead` of `next`) ahead of play, skipping files
+    /// already here or on their way. Returns where it plays from and how many files were
+    /// queued.
     public func play(track id: String, next: [String] = []) async throws -> (source: PlaybackSource, queued: Int) {
         let track = try await track(id)
         var ahead = [track]
         for id in next.prefix(plugin.settings.cacheAhead) { ahead.append(try await self.track(id)) }
-        let source = try await resolve(track: track.id)
+        let source = try await resolve(track, playing: true)
+        if !(await runtime.connectivity.current().satisfies(.unmetered)) { ahead = [] }
         let complete = try await completeFiles()
         let now = runtime.clock.now()
         try await runtime.commit { [ahead] db, _ in
@@ -57,7 +62,7 @@ extension AudioLibrary {
 
     private func playable(_ tracks: [AudioTrack], of what: String) async throws -> [(track: AudioTrack, source: PlaybackSource)] {
         var sources: [(track: AudioTrack, source: PlaybackSource)] = []
-        for track in tracks { sources.append((track, try await resolve(track: track.id))) }
+        for track in tracks { sources.append((track, try await resolve(track, playing: false))) }
         let playable = sources.filter { if case .unavailable = $0.source { return false } else { return true } }
         guard !playable.isEmpty else {
             throw FerryError(

@@ -52,3 +52,30 @@ public struct AudioCollection: Codable, Sendable, Equatable {
     /// Its albums, in order, as the remote has them now.
     public var albumIds: [String]
 }
+
+extension AudioAlbum {
+    /// Why the album cannot be taken as the remote sent it (a size that is no file size, a
+    /// checksum that is no SHA-256, a file name that is no plain name, a URL that is not
+    /// below the remote); nil when it can.
+    var problem: String? {
+        for track in tracks {
+            guard (0...(1 << 44)).contains(track.byteSize) else { return "track \(track.id) has the size \(track.byteSize)" }
+            guard track.sha256.count == 64, track.sha256.allSatisfy(\.isHexDigit) else {
+                return "track \(track.id) has no SHA-256"
+            }
+            guard AudioTrack.isPlainName(track.partKey) else { return "track \(track.id) has the file name '\(track.partKey.prefix(80))'" }
+            guard track.url.hasPrefix("/"), !track.url.hasPrefix("//") else {
+                return "track \(track.id) is not served by the remote itself ('\(track.url.prefix(80))')"
+            }
+        }
+        return nil
+    }
+}
+
+extension AudioTrack {
+    /// Letters, digits, `.`, `_` and `-`, at most 200 of them, not starting with a dot.
+    static func isPlainName(_ name: String) -> Bool {
+        (1...200).contains(name.utf8.count) && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+}

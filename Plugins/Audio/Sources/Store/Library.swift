@@ -25,9 +25,11 @@ enum Library {
         }
     }
 
+    /// Deletes an album and the tracks no other album lists.
     static func deleteAlbum(_ id: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM audio_albums WHERE id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM audio_album_tracks WHERE album_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM audio_tracks WHERE id NOT IN (SELECT track_id FROM audio_album_tracks)")
     }
 
     static func store(_ collection: AudioCollection, json: Data, in db: Database) throws {

@@ -185,6 +185,18 @@ extension Ownership {
         ) ?? false
     }
 
+    /// Whether this device keeps `album` (explicitly, or for a downloaded collection).
+    static func keepsAlbum(_ album: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM audio_explicit_albums WHERE album_id = ?1)
+                    OR EXISTS (SELECT 1 FROM audio_collection_downloads WHERE album_id = ?1)
+                """,
+            arguments: [album]
+        ) ?? false
+    }
+
     /// Whether file `partKey` is cached ahead of play.
     static func isAhead(_ partKey: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(

@@ -8,52 +8,78 @@ struct AudioPull: Sendable {
     let context: PluginContext
 
     func run() async throws -> PullSummary {
+        let logger = context.logger
         let albums = try await mirror(
             "/v1/audio/albums/changes",
             cursor: "albums",
             table: "audio_albums",
             id: { (album: AudioAlbum) in album.id },
+            check: { $0.problem },
             store: { album, json, db in try Library.store(album, json: json, in: db) },
-            delete: { id, db in try Library.deleteAlbum(id, in: db) }
+            delete: { id, db in
+                // An album this device keeps stays, whatever the remote did with it.
+                guard try !Ownership.keepsAlbum(id, in: db) else {
+                    logger.warning("audio: album \(id) is gone from the server; it stays on this device, which keeps it")
+                    return false
+                }
+                try Library.deleteAlbum(id, in: db)
+                return true
+            }
         )
         let collections = try await mirror(
             "/v1/audio/collections/changes",
             cursor: "collections",
             table: "audio_collections",
             id: { (collection: AudioCollection) in collection.id },
+            check: { _ in nil },
             store: { collection, json, db in try Library.store(collection, json: json, in: db) },
-            delete: { id, db in try Library.deleteCollection(id, in: db) }
+            delete: { id, db in
+                try Library.deleteCollection(id, in: db)
+                return true
+            }
         )
         let changes = try await context.store.write { db in try Reconciliation.run(in: db) }
         for line in changes.lines { context.logger.info("audio: \(line)") }
         return albums + collections
     }
 
-    /// Follows one feed into `table`: an entity is stored whole, a deletion deletes, and a
-    /// resync removes the rows the remote no longer has.
+    /// Follows one feed into `table`: an entity is stored whole, a deletion deletes (unless
+    /// `delete` keeps the row and says so), and a resync removes the rows the remote no
+    /// longer has. An entity that cannot be read, or that `check` refuses, is skipped with
+    /// a warning: one bad album never blocks the rest of the library.
     private func mirror<Entity: Decodable & Sendable>(
         _ path: String,
         cursor: String,
         table: String,
         id: @escaping @Sendable (Entity) -> String,
+        check: @escaping @Sendable (Entity) -> String?,
         store: @escaping @Sendable (Entity, Data, Database) throws -> Void,
-        delete: @escaping @Sendable (String, Database) throws -> Void
+        delete: @escaping @Sendable (String, Database) throws -> Bool
     ) async throws -> PullSummary {
-        try await context.follow(path, cursor: cursor) { change, db in
-            guard let json = change.entity else {
-                try delete(change.id, db)
-                return .deleted
+        let logger = context.logger
+        return try await context.follow(path, cursor: cursor) { change, db in
+            guard let json = change.entity else { return try delete(change.id, db) ? .deleted : .skipped }
+            let problem: String?
+            var entity: Entity?
+            do {
+                entity = try change.decode(Entity.self)
+                problem =
+                    entity.map { id($0) != change.id ? "it names itself \(id($0))" : check($0) } ?? nil
+            } catch {
+                problem = "it could not be read (\(error))"
             }
-            let entity: Entity = try change.decode()
-            guard id(entity) == change.id else {
-                throw FerryError(.rejected, "the feed \(path) named \(change.id) but sent \(id(entity))")
+            guard let entity, problem == nil else {
+                logger.warning("audio: \(path) sent \(change.id.prefix(80)), which was skipped: \(problem ?? "")")
+                return .skipped
             }
             try store(entity, json, db)
             return .upserted
         } sweep: { live, db in
-            let gone = try String.fetchAll(db, sql: "SELECT id FROM \(table)").filter { !live.contains($0) }
-            for id in gone { try delete(id, db) }
-            return gone.count
+            var removed = 0
+            for id in try String.fetchAll(db, sql: "SELECT id FROM \(table)") where !live.contains(id) {
+                if try delete(id, db) { removed += 1 }
+            }
+            return removed
         }
     }
 

@@ -42,7 +42,16 @@ struct Keeper: Sendable {
                 report.removed += 1
             }
         }
-        for key in partial.keys where !wanted.contains(key) { try await files.remove(key) }
+        let sending = try await context.store.read { db in
+            try Set(
+                partial.keys.filter { key in
+                    try Outbox.operations(plugin: name, entity: key, in: db).contains { $0.state == .inFlight }
+                }
+            )
+        }
+        // A partial file being written now is left to its send, which finds it unwanted and
+        // lets the next settle remove the file.
+        for key in partial.keys where !wanted.contains(key) && !sending.contains(key) { try await files.remove(key) }
         let (queued, dropped) = try await context.commit { db, queue in
             let working = try Outbox.entitiesWithWork(plugin: name, includingDead: true, in: db)
             var queued = 0
