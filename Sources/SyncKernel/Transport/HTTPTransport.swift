@@ -124,8 +124,8 @@ public struct HTTPTransport: Sendable {
     /// headers, `body` each chunk as it arrives. Credentials go with it as with `send`, to
     /// the transport's own remote only; `timeout` bounds the wait for the head, and the
     /// body is bound by the executor's stall limit. A 401 throws a `RemoteFailure` carrying
-    /// the refused token's fingerprint (no refresh mid-stream: the queue holds for a
-    /// login and goes again once the provider has another credential).
+    /// the refused token's fingerprint once the provider's one renewal did not help (the
+    /// 401 comes before any byte of the body, so the request goes again whole).
     func stream(
         _ request: HTTPRequest,
         timeout: TimeInterval,
@@ -137,6 +137,22 @@ public struct HTTPTransport: Sendable {
             request.authenticated = false
         }
         let token = request.authenticated ? await credentials?.accessToken() : nil
+        do {
+            try await stream(request, token: token, timeout: timeout, head: head, body: body)
+        } catch let failure as RemoteFailure where failure.status == 401 {
+            guard let token, let credentials, let renewed = try await credentials.refreshAccessToken(rejected: token)
+            else { throw failure }
+            try await stream(request, token: renewed, timeout: timeout, head: head, body: body)
+        }
+    }
+
+    private func stream(
+        _ request: HTTPRequest,
+        token: String?,
+        timeout: TimeInterval,
+        head: (_ status: Int, _ headers: [String: String]) async throws -> Void,
+        body: (Data) async throws -> Void
+    ) async throws {
         let prepared = PreparedRequest(
             method: request.method,
             url: try await resolve(request),

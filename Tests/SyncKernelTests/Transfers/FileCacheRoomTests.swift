@@ -56,6 +56,27 @@ struct FileCacheRoomTests {
         #expect(requests[1].header("Authorization") == nil)
     }
 
+    @Test func aRefusedTokenIsRenewedOnceAndTheDownloadGoesAgain() async throws {
+        let executor = RecordingExecutor()
+        executor.enqueue(
+            .respond(HTTPResponse(status: 401, headers: [:], body: Data())),
+            .respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 10)))
+        )
+        let cache = FileCache(
+            owner: "test.renew",
+            root: FileManager.default.temporaryDirectory.appendingPathComponent("ferry-renew-\(UUID().uuidString)"),
+            store: try FerryStore.inMemory(),
+            transport: HTTPTransport(
+                baseURL: "https://own.test",
+                credentials: StaticCredentials(token: "old", refreshesTo: "new"),
+                executor: executor
+            )
+        )
+        let file = try await cache.fetch(TransferRequest(key: "a", url: "/files/a", expectedBytes: 10))
+        #expect(file.bytes == 10)
+        #expect(executor.requests.map { $0.header("Authorization") } == ["Bearer old", "Bearer new"])
+    }
+
     @Test func downloadedFilesAreReadableByTheirOwnerOnly() async throws {
         let fixture = try Fixture()
         fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 10))))

@@ -27,12 +27,12 @@ struct LogoutCommand: RuntimeCommand {
             : "Signing out will remove \(atRisk.joined(separator: ", ")). Are you sure?"
         guard Prompt.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
         let files = try await runtime.filesRemovedBySignOut()
-        if files > 0 {
-            guard Prompt.confirm("Signing out will remove \(files) files, are you sure?", assumeYes: yes) else {
-                throw CommandFailure(exitCode: 1)
-            }
-            try await runtime.removeFilesForSignOut()
+        if files > 0, !Prompt.confirm("Signing out will remove \(files) files, are you sure?", assumeYes: yes) {
+            throw CommandFailure(exitCode: 1)
         }
+        // With no complete file there is nothing to ask about, but partial downloads and
+        // what they were for still go: nothing of this account stays for the next one.
+        try await runtime.removeFilesForSignOut()
         let told = try await auth.logout()
         try await runtime.holdAllForLogin(reason: "signed out")
         let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) {
