@@ -10,6 +10,7 @@ import Darwin
 extension FileCache {
     /// Downloads, verifies and moves one file into place, then keeps the budget.
     func download(_ request: TransferRequest) async throws -> CachedFile {
+        defer { reservations[request.key] = nil }
         if let connectivity {
             let state = await connectivity.current()
             guard state.satisfies(request.requirement) else {
@@ -56,7 +57,7 @@ extension FileCache {
             accessedAt: now
         )
         if let expected = request.expectedBytes {
-            try await makeRoom(for: expected, key: key, onDisk: row.bytes, partial: partial, row: row)
+            try await makeRoom(for: expected, key: key, pinned: request.pinned, onDisk: row.bytes)
         }
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
 
@@ -108,7 +109,12 @@ extension FileCache {
             }
         }
         if request.expectedBytes == nil {
-            try await makeRoom(for: size, key: key, onDisk: size, partial: partial, row: row)
+            do {
+                try await makeRoom(for: size, key: key, pinned: request.pinned, onDisk: size)
+            } catch {
+                try await discard(row, partial: partial)
+                throw error
+            }
         }
         guard rename(partial.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -141,25 +147,33 @@ extension FileCache {
     }
 
     /// Makes room for a file of `size` bytes (`onDisk` of them already written) before it
-    /// is downloaded: fails with `storage_unavailable` when pinned files leave no room for
-    /// it in the budget, evicts unpinned files least recently used first until it fits,
-    /// and fails when the disk has less free space than the rest of the file needs.
-    private func makeRoom(for size: Int64, key: String, onDisk: Int64, partial: URL, row: TransferRow) async throws {
+    /// is downloaded, and holds it (`reservations`) until the download ends: fails with
+    /// `storage_unavailable` when pinned files, with the pinned downloads under way, leave
+    /// no room for it in the budget; evicts unpinned files least recently used first until
+    /// it fits beside the downloads under way; fails when the disk has less free space than
+    /// the rest of the file needs. A partial file stays for a later resume.
+    private func makeRoom(for size: Int64, key: String, pinned: Bool, onDisk: Int64) async throws {
+        // Counted and held before the first suspension, so that downloads checking at the
+        // same time see each other: the later one counts the earlier one's room.
+        let others = reservations.filter { $0.key != key }.values
+        let reservedPinned = others.filter(\.pinned).reduce(0) { $0 + $1.bytes }
+        let reserved = others.reduce(0) { $0 + $1.bytes }
+        reservations[key] = (size, pinned)
         if let maxBytes = budget.maxBytes {
             let owner = self.owner
-            let (pinnedBytes, totalBytes) = try await store.read { db in
+            let (complete, totalBytes) = try await store.read { db in
                 let others = try TransferIndex.usage(owner: owner, excluding: key, in: db)
                 return (others.pinnedBytes, others.bytes)
             }
+            let pinnedBytes = complete + reservedPinned
             guard pinnedBytes + size <= maxBytes else {
-                try await discard(row, partial: partial)
                 throw FerryError(
                     .storageUnavailable,
-                    "\(key) (\(ByteCount(size))) does not fit: kept files already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) limit; remove some of them or raise the limit"
+                    "\(key) (\(ByteCount(size))) does not fit: kept files (with those on their way) already use \(ByteCount(pinnedBytes)) of the \(ByteCount(maxBytes)) limit; remove some of them or raise the limit"
                 )
             }
-            if totalBytes + size > maxBytes {
-                try await evict(toFit: maxBytes - size, protecting: key)
+            if totalBytes + reserved + size > maxBytes {
+                try await evict(toFit: maxBytes - size - reserved, protecting: key)
             }
         }
         let free = Self.freeDiskBytes(at: root)

@@ -36,6 +36,9 @@ public actor FileCache {
     let logger: Logger
     let downloader: FileDownloader
     private var inFlight: [String: Task<CachedFile, any Error>] = [:]
+    /// The room held for downloads under way, by key: counted by every other download's
+    /// room check until the file is in place (or failed).
+    var reservations: [String: (bytes: Int64, pinned: Bool)] = [:]
 
     /// Creates a cache of files under `root`, indexed in `store` under `owner`.
     ///

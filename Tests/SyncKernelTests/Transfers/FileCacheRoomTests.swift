@@ -102,9 +102,32 @@ struct FileCacheRoomTests {
         try await fixture.fetch("kept", 1000, pinned: true)
         let error = await #expect(throws: FerryError.self) { try await fixture.fetch("more", 1000, pinned: true) }
         #expect(error?.code == .storageUnavailable)
-        #expect(error?.message.contains("1.0 kB of the 1.5 kB limit") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("already use 1.0 kB of the 1.5 kB limit") == true, "\(error?.message ?? "")")
         #expect(fixture.executor.requests.count == 1)
         #expect(try await fixture.keys() == ["kept"])
+    }
+
+    @Test func keptDownloadsUnderWayAtOnceNeverTogetherPassTheLimit() async throws {
+        let fixture = try Fixture(budget: TransferBudget(maxBytes: 1500))
+        for _ in 0..<2 {
+            fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 1000))))
+        }
+        let cache = fixture.cache
+        let refused = await withTaskGroup(of: Bool.self) { group in
+            for key in ["a", "b"] {
+                group.addTask {
+                    do {
+                        _ = try await cache.fetch(TransferRequest(key: key, url: "/files/\(key)", expectedBytes: 1000, pinned: true))
+                        return false
+                    } catch {
+                        return (error as? FerryError)?.code == .storageUnavailable
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(refused == 1)
+        #expect(try await fixture.cache.usage().bytes == 1000)
     }
 
     @Test func aFileLargerThanTheFreeDiskFailsBeforeItStarts() async throws {
