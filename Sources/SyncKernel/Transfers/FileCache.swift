@@ -179,6 +179,12 @@ public actor FileCache {
         }
     }
 
+    /// The keys of the complete files of the cache of `owner`, read inside a plugin's own
+    /// transaction, so that what it decides from them is consistent with its own rows.
+    public static func completeKeys(owner: String, in db: Database) throws -> Set<String> {
+        Set(try TransferIndex.all(owner: owner, state: TransferRow.complete, in: db).map(\.key))
+    }
+
     /// The downloads under way or interrupted, with the bytes each has on disk (recorded
     /// about every mebibyte while it runs, by whichever process runs it).
     public func inProgress() async throws -> [String: Int64] {

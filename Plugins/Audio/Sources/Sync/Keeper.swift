@@ -27,8 +27,10 @@ struct Keeper: Sendable {
         let partial = try await files.inProgress()
         let name = AudioPlugin.name
         let have = Set(complete.map(\.key))
+        let owner = files.owner
         let (kept, ahead, toFetch) = try await context.store.write { db in
-            try Ownership.forgetEvicted(keeping: have, in: db)
+            // Read again here: a file that arrived since `entries()` is not an eviction.
+            try Ownership.forgetEvicted(keeping: FileCache.completeKeys(owner: owner, in: db), in: db)
             return (try Ownership.keptFiles(in: db), try Ownership.aheadFiles(in: db), try Ownership.aheadToFetch(in: db))
         }
         let wanted = kept.union(ahead)
