@@ -124,6 +124,25 @@ struct MovieConflictTests {
         await harness.stop()
     }
 
+    @Test func anUpdateToAMovieDeletedElsewhereIsAConflictTheDeletionWins() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await library.update("m_demo_arrival", MovieChanges(rating: 9))
+        let token = try await MoviesHarness.login(harness.server.baseURL)
+        _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
+            .send(HTTPRequest("DELETE", "/v1/movies/m_demo_arrival"))
+
+        let summary = try await harness.test.runOnce()
+        #expect(summary.deadLettered == 0 && !summary.failed, "a conflict, not a dead letter")
+        #expect(try await harness.test.operations().isEmpty)
+        #expect(try await library.movie("m_demo_arrival") == nil, "the deletion wins")
+        let reports = try await harness.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+        let report = try #require(reports.first { $0.entity == "m_demo_arrival" })
+        #expect(report.outcome == "remote" && report.reason.contains("deleted"))
+        await harness.stop()
+    }
+
     @Test func serverWinsAdoptsTheServersMovie() async throws {
         let harness = try await MoviesHarness.start(movies: "{operations: {update: {conflict: server_wins}}}")
         let library = try harness.library()

@@ -5,7 +5,8 @@
 /// becomes a dead letter after `RetryPolicy.maxAttempts`.
 public enum ConflictPolicy: String, Codable, Sendable, CaseIterable {
     /// The newer write wins: the remote's `updated_at` against the operation's creation time.
-    /// When the remote carries no time, the local write (the latest the user made) wins.
+    /// When the remote carries no time, the local write (the latest the user made) wins; a
+    /// remote deletion (its current entity is `null`) wins, since it ends the entity.
     case lastWriteWins = "last_write_wins"
     /// The remote state is adopted locally; the operation is retired.
     case serverWins = "server_wins"

@@ -20,14 +20,21 @@ extension MoviesPlugin {
     func sendUpdate(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let id = serverID(operation) else { return neverAdded(operation) }
         let patch = try MoviePatch(payload: operation.payload)
-        let response = try await context.transport.send(
-            HTTPRequest(
-                "PATCH",
-                "/v1/movies/\(id)",
-                headers: [("Content-Type", "application/json")] + precondition(operation),
-                body: try patch.requestBody()
+        let response: HTTPResponse
+        do {
+            response = try await context.transport.send(
+                HTTPRequest(
+                    "PATCH",
+                    "/v1/movies/\(id)",
+                    headers: [("Content-Type", "application/json")] + precondition(operation),
+                    body: try patch.requestBody()
+                )
             )
-        )
+        } catch let failure as RemoteFailure where failure.status == 404 {
+            // Deleted on another device: a conflict (`current: null`) for the policy to
+            // decide, not a dead letter.
+            return .conflict(reason: "\(id) was deleted on the server", remote: Data("null".utf8))
+        }
         return try storing(response.body, clock: context.clock)
     }
 
