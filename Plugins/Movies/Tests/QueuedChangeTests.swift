@@ -143,6 +143,19 @@ struct MovieConflictTests {
         await harness.stop()
     }
 
+    @Test func anUpdateThatFailedForGoodIsMarkedInTheList() async throws {
+        let harness = try await MoviesHarness.start(movies: "{operations: {update: {retry: {max_attempts: 1}}}}")
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await library.update("m_demo_arrival", MovieChanges(rating: 9))
+        harness.server.setFaults(FaultSettings(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/movies/"))
+        #expect(try await harness.test.runOnce().deadLettered == 1)
+        let movie = try #require(try await library.movies().first { $0.id == "m_demo_arrival" })
+        #expect(movie.sync == .failed, "\(movie.sync)")
+        #expect(try await library.movie("m_demo_arrival")?.sync == .failed)
+        await harness.stop()
+    }
+
     @Test func serverWinsAdoptsTheServersMovie() async throws {
         let harness = try await MoviesHarness.start(movies: "{operations: {update: {conflict: server_wins}}}")
         let library = try harness.library()

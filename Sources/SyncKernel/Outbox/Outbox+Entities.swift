@@ -55,6 +55,15 @@ extension Outbox {
         )
     }
 
+    /// The entities of `plugin` that have a dead letter: a write that failed for good and
+    /// waits for a person (`ferry queue retry` or `discard`).
+    public static func entitiesWithDeadLetters(plugin: String, in db: Database) throws -> Set<String> {
+        try String.fetchSet(
+            db.cachedStatement(sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ? AND state = 'dead'"),
+            arguments: [plugin]
+        )
+    }
+
     /// Drops every operation of `plugin` on `entity` (an entity forgotten before it ever
     /// reached the remote). Refuses while one of them is being sent.
     static func discardAll(plugin: String, entity: String, in db: Database) throws {

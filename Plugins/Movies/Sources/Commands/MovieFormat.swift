@@ -23,6 +23,7 @@ enum MovieFormat {
         case .removing: "removal pending"
         case .pendingMatch: "added offline, to match"
         case .needsChoice: "needs a choice (movies pending)"
+        case .failed: "change failed: ferry queue list --state dead"
         }
     }
 

@@ -44,6 +44,9 @@ public struct Movie: Codable, Sendable, Equatable {
         case pendingMatch = "pending_match"
         /// Added offline by title; TMDB gave no single best match: `movies resolve` settles it.
         case needsChoice = "needs_choice"
+        /// A change failed for good: the server holds another value until a person retries
+        /// or discards it (`ferry queue list --state dead`).
+        case failed
     }
 
     /// Whether the movie holds writes the server has not seen.

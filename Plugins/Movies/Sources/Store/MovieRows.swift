@@ -32,11 +32,6 @@ enum MovieRows {
         }
     }
 
-    /// Unsent (and not dead) operations of the plugin on `entity`, oldest first.
-    static func pendingOperations(entity: String, in db: Database) throws -> [QueuedOperation] {
-        try Outbox.unsentOperations(plugin: MoviesPlugin.name, entity: entity, in: db)
-    }
-
     /// Applies `patch` to the row of `id`.
     static func apply(_ patch: MoviePatch, to id: String, in db: Database) throws {
         let (sql, values) = patch.assignments()
@@ -77,6 +72,7 @@ enum MovieRows {
     /// Cached movies (with local changes), removed ones included, optionally of one status.
     static func all(status: String? = nil, in db: Database) throws -> [Movie] {
         let pendingEntities = try Outbox.entitiesWithWork(plugin: MoviesPlugin.name, in: db)
+        let failed = try Outbox.entitiesWithDeadLetters(plugin: MoviesPlugin.name, in: db)
         var sql = "SELECT * FROM movies_movies"
         var arguments: StatementArguments = []
         if let status {
@@ -85,7 +81,7 @@ enum MovieRows {
         }
         return try Row.fetchAll(db, sql: sql + " ORDER BY title COLLATE NOCASE, year, id", arguments: arguments).map {
             row in
-            try movie(row, pending: pendingEntities.contains(row["id"]))
+            try movie(row, pending: pendingEntities.contains(row["id"]), failed: failed.contains(row["id"]))
         }
     }
 
@@ -94,7 +90,12 @@ enum MovieRows {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movies_movies WHERE id = ?", arguments: [id]) else {
             return nil
         }
-        return try movie(row, pending: !pendingOperations(entity: id, in: db).isEmpty)
+        let operations = try Outbox.operations(plugin: MoviesPlugin.name, entity: id, in: db)
+        return try movie(
+            row,
+            pending: operations.contains { $0.state != .dead },
+            failed: operations.contains { $0.state == .dead }
+        )
     }
 
     /// The server's JSON of every cached movie, by id (for a `--json` dump that rebuilds exactly).
@@ -106,7 +107,7 @@ enum MovieRows {
         return result
     }
 
-    private static func movie(_ row: Row, pending: Bool) throws -> Movie {
+    private static func movie(_ row: Row, pending: Bool, failed: Bool) throws -> Movie {
         let removed: Bool = row["removed"]
         return Movie(
             id: row["id"],
@@ -122,7 +123,7 @@ enum MovieRows {
             myRating: row["my_rating"],
             dateWatched: row["date_watched"],
             recommender: row["recommender"],
-            sync: removed ? .removing : (pending ? .changed : .synced)
+            sync: failed ? .failed : removed ? .removing : (pending ? .changed : .synced)
         )
     }
 
