@@ -66,6 +66,13 @@ public struct MoviesPlugin: SyncPlugin {
         try PendingMovies.delete(localID, in: db)
     }
 
+    /// A discarded add of a movie added offline takes the pending movie with it: it never
+    /// reached the server, and nothing else would ever remove it.
+    public func discarded(_ operation: QueuedOperation, in db: Database) throws {
+        guard operation.kind == "add_title" || operation.kind == "add", PendingMovies.isLocal(operation.entity) else { return }
+        try PendingMovies.delete(operation.entity, in: db)
+    }
+
     /// Shows a queued update or removal on top of the server's movie again.
     public func reapply(_ operation: QueuedOperation, in db: Database) throws {
         try MovieRows.reapply(operation, in: db)

@@ -80,6 +80,12 @@ struct OfflineAddTests {
         let resolved = try #require(try await library.movie(dune.id))
         #expect(resolved.tmdbId == 841 && resolved.imdbId == "tt0087182" && resolved.recommender == "Alex")
         #expect(try await library.pending().map(\.id) == [road.id])
+
+        // Discarding the dead add takes the pending movie with it.
+        let dead = try #require(try await harness.test.operations().first { $0.entity == road.id })
+        try await harness.runtime.discard(dead)
+        #expect(try await library.pending().isEmpty)
+        #expect(try await library.movie(road.id) == nil)
         await harness.stop()
     }
 
@@ -162,7 +168,10 @@ struct TMDBClientTests {
         #expect(summary.deadLettered == 1)
         let operation = try #require(try await harness.test.operations().first)
         #expect(operation.lastError?.contains("tmdb.token") == true)
-        #expect(try await library.movie(pending.id)?.sync == .pendingMatch)
+        // It shows as failed, with the reason, not as waiting.
+        #expect(try await library.movie(pending.id)?.sync == .failed)
+        let shown = try #require(try await library.pending().first)
+        #expect(shown.state == .failed && shown.reason?.contains("tmdb.token") == true)
         let held = try await harness.runtime.store.read { db in
             try Int.fetchOne(
                 db,

@@ -117,7 +117,7 @@ struct QueueCommand: AsyncParsableCommand {
             let operation = try await QueueInspector(runtime: runtime).find(id)
             guard
                 Prompt.confirm(
-                    "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote.",
+                    "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote, and what exists only because of it (a movie added offline) goes.",
                     assumeYes: yes
                 )
             else {

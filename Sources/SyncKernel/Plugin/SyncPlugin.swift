@@ -58,6 +58,12 @@ public protocol SyncPlugin: Sendable {
     /// transaction that records the mapping. Default: nothing to rewrite.
     func remap(localID: String, to remoteID: String, in db: Database) throws
 
+    /// Undoes the local effect of an operation a person discarded (`ferry queue discard`), in
+    /// the transaction that drops it: an entity that exists only because of it (a movie
+    /// added offline) goes. The next pull restores the remote's state of the rest.
+    /// Default: nothing to undo.
+    func discarded(_ operation: QueuedOperation, in db: Database) throws
+
     /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws
 
@@ -112,6 +118,9 @@ extension SyncPlugin {
 
     /// Nothing to rewrite.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {}
+
+    /// Nothing to undo.
+    public func discarded(_ operation: QueuedOperation, in db: Database) throws {}
 
     /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}

@@ -57,8 +57,10 @@ extension FerryRuntime {
         guard operation.state != .inFlight else {
             throw FerryError(.usage, "operation \(operation.shortID) is being sent right now; try again in a moment")
         }
+        let plugin = registry.plugin(named: operation.plugin)
         try await store.write { db in
             try OutboxQueries.delete(operation.sequence, in: db)
+            try plugin?.discarded(operation, in: db)
             try db.execute(
                 sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
                 arguments: [operation.id.uuidString.lowercased()]

@@ -27,6 +27,9 @@ struct MoviesPendingCommand: RuntimeCommand {
                 print(
                     "  waiting: \(movie.tmdbId.map { "will be added as TMDB \($0)" } ?? "will be matched on TMDB") when `ferry run` is online"
                 )
+            case .failed:
+                print("  failed: \(movie.reason ?? "its add failed")")
+                print("  try again with `ferry queue retry --all --plugin movies --state dead`, or drop it with `ferry queue discard ID`")
             case .needsChoice:
                 print("  needs a choice: \(movie.reason ?? "no single best match")")
                 for candidate in movie.candidates {

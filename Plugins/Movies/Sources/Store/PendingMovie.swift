@@ -18,7 +18,8 @@ public struct PendingMovie: Codable, Sendable, Equatable {
     public var myRating: Int?
     /// The date watched, if set while pending.
     public var dateWatched: String?
-    /// `waiting` (to be matched when online) or `needs_choice` (no single best match).
+    /// `waiting` (to be matched when online), `needs_choice` (no single best match) or
+    /// `failed` (its add failed for good; `reason` says why).
     public var state: State
     /// Why it is still pending, once a match was tried.
     public var reason: String?
@@ -29,8 +30,12 @@ public struct PendingMovie: Codable, Sendable, Equatable {
 
     /// Where a pending movie stands.
     public enum State: String, Codable, Sendable {
+        /// To be matched on TMDB and added when `ferry run` is online.
         case waiting
+        /// TMDB gave no single best match: `movies resolve` settles it.
         case needsChoice = "needs_choice"
+        /// Its add failed for good (a dead letter): `ferry queue retry` or `discard`.
+        case failed
     }
 
     /// One TMDB search result offered for a pending movie.
@@ -72,7 +77,7 @@ public struct PendingMovie: Codable, Sendable, Equatable {
             myRating: myRating,
             dateWatched: dateWatched,
             recommender: recommender,
-            sync: state == .needsChoice ? .needsChoice : .pendingMatch
+            sync: state == .needsChoice ? .needsChoice : state == .failed ? .failed : .pendingMatch
         )
     }
 }

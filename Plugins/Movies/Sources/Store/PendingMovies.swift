@@ -26,10 +26,25 @@ enum PendingMovies {
 
     static func get(_ id: String, in db: Database) throws -> PendingMovie? {
         try Row.fetchOne(db, sql: "SELECT * FROM movies_pending WHERE id = ?", arguments: [id]).map(pending)
+            .map { try failing($0, in: db) }
     }
 
+    /// Every pending movie, each as `failing` says.
     static func all(in db: Database) throws -> [PendingMovie] {
         try Row.fetchAll(db, sql: "SELECT * FROM movies_pending ORDER BY created_at, id").map(pending)
+            .map { try failing($0, in: db) }
+    }
+
+    /// `movie`, or, when its add is a dead letter (other than for a choice), `failed` with
+    /// the dead letter's reason.
+    private static func failing(_ movie: PendingMovie, in db: Database) throws -> PendingMovie {
+        guard movie.state == .waiting,
+            let dead = try Outbox.operations(plugin: MoviesPlugin.name, entity: movie.id, in: db).first(where: { $0.state == .dead })
+        else { return movie }
+        var failed = movie
+        failed.state = .failed
+        failed.reason = dead.lastError
+        return failed
     }
 
     static func delete(_ id: String, in db: Database) throws {
