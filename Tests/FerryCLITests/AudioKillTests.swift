@@ -1,6 +1,5 @@
 import FerryServer
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -18,14 +17,7 @@ import Glibc
 struct AudioKillTests {
     @Test(.timeLimit(.minutes(1)))
     func aRunnerKilledMidDownloadLeavesNothingHalfWrittenAndTheNextStartFinishes() async throws {
-        var configuration = FerryServerConfiguration(
-            port: 0,
-            seedDemo: true,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 5
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoServer.start(trackSeconds: 5)
         let ferry = try FerryProcess.make(
             config: """
                 data_dir: data

@@ -1,6 +1,5 @@
 import FerryServer
 import Foundation
-import Logging
 import Testing
 
 /// A domain written in config.yaml alone, used from the command line against the reference server.
@@ -10,13 +9,7 @@ import Testing
 )
 struct DeclaredDomainCommandTests {
     @Test func aYAMLOnlyDomainPullsQueuesAndSends() async throws {
-        var configuration = FerryServerConfiguration(
-            port: 0,
-            seedDemo: true,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        configuration.passwordHashCost = 4
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoServer.start()
         let ferry = try FerryProcess.make(
             config: """
                 server: \(server.baseURL)

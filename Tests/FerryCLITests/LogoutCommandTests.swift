@@ -1,6 +1,5 @@
 import FerryServer
 import Foundation
-import Logging
 import Testing
 
 /// `ferry auth logout` says what will really happen: movies are kept (nothing is removed
@@ -11,14 +10,7 @@ import Testing
 )
 struct LogoutCommandTests {
     @Test func logoutAsksTheTruthAndRemovesOnlyTheDownloadedFiles() async throws {
-        var configuration = FerryServerConfiguration(
-            port: 0,
-            seedDemo: true,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.1
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoServer.start(trackSeconds: 0.1)
         let ferry = try FerryProcess.make(
             config: """
                 data_dir: data

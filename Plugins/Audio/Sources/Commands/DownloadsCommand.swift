@@ -26,51 +26,45 @@ struct DownloadsCommand: RuntimeCommand {
     }
 
     static func render(_ view: DownloadsView) -> String {
-        var out = "In progress"
-        if view.inProgress.isEmpty {
-            out += ": nothing\n"
-        } else {
-            out += " (\(percent(view.received, view.total)) of \(ByteCount(view.total)))\n"
-            out += Output.render(
+        let progress = view.inProgress.isEmpty ? "" : " (\(percent(view.received, view.total)) of \(ByteCount(view.total)))"
+        return [
+            section(
+                "In progress" + progress,
                 ["TRACK", "FILE", "PROGRESS", "STATE"],
                 view.inProgress.map {
                     [$0.title, $0.file, "\(ByteCount($0.received)) / \(ByteCount($0.total)) (\(percent($0.received, $0.total)))", $0.state]
                 }
-            )
-        }
-        out += "\nDownloaded albums"
-        if view.albums.isEmpty {
-            out += ": none\n"
-        } else {
-            out += "\n"
-            out += Output.render(
+            ),
+            section(
+                "Downloaded albums",
                 ["ID", "TITLE", "TRACKS", "SIZE", "KEPT"],
-                view.albums.map {
-                    [
-                        $0.id, $0.title, "\($0.downloaded)/\($0.tracks)", "\(ByteCount($0.bytes))",
-                        ($0.explicit ? ["explicit"] : []).joined() + ($0.collections.isEmpty ? "" : ($0.explicit ? ", " : "") + "via " + $0.collections.joined(separator: ", ")),
-                    ]
-                }
-            )
-        }
-        out += "\nDownloaded collections"
-        if view.collections.isEmpty {
-            out += ": none\n"
-        } else {
-            out += "\n" + Output.render(["ID", "NAME", "ALBUMS"], view.collections.map { [$0.id, $0.name, "\($0.albums.count)"] })
-        }
-        out += "\nStream-cached"
-        if view.cached.isEmpty {
-            out += ": none\n"
-        } else {
-            out += "\n"
-            out += Output.render(
+                view.albums.map { ["\($0.id)", $0.title, "\($0.downloaded)/\($0.tracks)", "\(ByteCount($0.bytes))", kept($0)] }
+            ),
+            section(
+                "Downloaded collections",
+                ["ID", "NAME", "ALBUMS"],
+                view.collections.map { [$0.id, $0.name, "\($0.albums.count)"] }
+            ),
+            section(
+                "Stream-cached",
                 ["TRACK", "FILE", "SIZE", "LAST PLAYED"],
-                view.cached.map { [$0.title, $0.file, "\(ByteCount($0.bytes))", $0.lastPlayed.map { ISO8601DateFormatter().string(from: $0) } ?? "never"] }
-            )
-        }
-        out += "\n\(ByteCount(view.usedBytes)) of \(ByteCount(view.maxBytes)) used (plugins.audio.max_size)\n"
-        return out
+                view.cached.map {
+                    [$0.title, $0.file, "\(ByteCount($0.bytes))", $0.lastPlayed.map { ISO8601DateFormatter().string(from: $0) } ?? "never"]
+                }
+            ),
+            "\(ByteCount(view.usedBytes)) of \(ByteCount(view.maxBytes)) used (plugins.audio.max_size)\n",
+        ].joined(separator: "\n")
+    }
+
+    /// A titled table, or the title and "none".
+    static func section(_ title: String, _ header: [String], _ rows: [[String]]) -> String {
+        rows.isEmpty ? "\(title): none\n" : "\(title)\n" + Output.render(header, rows)
+    }
+
+    /// Why an album is kept: explicitly, through collections, or both.
+    static func kept(_ album: AlbumView) -> String {
+        ((album.explicit ? ["explicit"] : []) + (album.collections.isEmpty ? [] : ["via " + album.collections.joined(separator: ", ")]))
+            .joined(separator: ", ")
     }
 
     static func percent(_ part: Int64, _ whole: Int64) -> String {
