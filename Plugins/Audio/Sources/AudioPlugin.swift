@@ -69,7 +69,10 @@ public struct AudioPlugin: SyncPlugin {
                 sha256: track.sha256,
                 pinned: kept,
                 requirement: .unmetered,
-                use: played.map { .at($0) } ?? .notYet
+                use: played.map { .at($0) } ?? .notYet,
+                stillAllowed: { [connectivity = context.connectivity] in
+                    await connectivity?.current().satisfies(.unmetered) ?? true
+                }
             )
         )
         // Removed while it downloaded: the next settle removes the file.

@@ -29,6 +29,9 @@ public struct PluginContext: Sendable {
     var plugin: (any SyncPlugin)?
     /// The runtime's local write (`commit`); nil in the context given to `init(settings:context:)`.
     var writes: LocalWrites?
+    /// The runtime's connectivity, as the engine sees it (with `ferry network` pins); nil in
+    /// the context given to `init(settings:context:)`.
+    public internal(set) var connectivity: (any ConnectivityMonitor)?
 
     /// Creates a context; the runtime builds one per plugin, and tests may build their own.
     public init(

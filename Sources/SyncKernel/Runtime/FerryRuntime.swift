@@ -106,6 +106,7 @@ public final class FerryRuntime: Sendable {
         self.contexts = contexts.mapValues { context in
             var context = context
             context.writes = writes
+            context.connectivity = connectivity
             return context
         }
     }

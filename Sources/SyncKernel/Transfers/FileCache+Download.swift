@@ -71,6 +71,7 @@ extension FileCache {
                 into: partial,
                 resumeETag: resumeETag,
                 validator: { etag in await progressRow.recordValidator(etag) },
+                stillAllowed: request.stillAllowed,
                 progress: { received, total in
                     events?.emit(.transferProgress(name: key, received: received, total: total))
                     await progressRow.record(received)

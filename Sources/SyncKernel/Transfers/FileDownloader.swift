@@ -32,6 +32,7 @@ struct FileDownloader: Sendable {
         into partial: URL,
         resumeETag: String?,
         validator: @Sendable (String?) async -> Void,
+        stillAllowed: (@Sendable () async -> Bool)? = nil,
         progress: @Sendable (Int64, Int64?) async -> Void
     ) async throws -> Result {
         let existing = Self.size(of: partial)
@@ -86,6 +87,12 @@ struct FileDownloader: Sendable {
                     let before = result.bytes
                     result.bytes = file.size
                     if result.bytes / (256 << 10) != before / (256 << 10) { await progress(result.bytes, result.total) }
+                    if result.bytes >> 20 != before >> 20, let stillAllowed, !(await stillAllowed()) {
+                        throw FerryError(
+                            .requiresConnection,
+                            "\(path): the connection no longer allows this download; it stops after \(result.bytes) bytes and resumes when it does"
+                        )
+                    }
                 } else if var answer = refusal, answer.body.count < 64 << 10 {
                     answer.body.append(chunk.prefix((64 << 10) - answer.body.count))
                     refusal = answer

@@ -24,6 +24,10 @@ public struct TransferRequest: Sendable {
     public var requirement: NetworkRequirement
     /// Extra request headers; never logged. Credentials come from the cache's transport.
     public var headers: [(String, String)]
+    /// Asked about every mebibyte while the file streams: false stops the download (a link
+    /// that turned metered), keeping the partial file for a resume, with a
+    /// `requires_connection` error. Nil: the download runs to its end.
+    public var stillAllowed: (@Sendable () async -> Bool)?
     /// When the file counts as last used once downloaded, for the least-recently-used
     /// order: `.now` (a poster shown now, the default), `.notYet` (a track fetched ahead:
     /// the first to be evicted among unpinned files until `FileCache.cachedFile` reads it),
@@ -42,6 +46,7 @@ public struct TransferRequest: Sendable {
     ///   - requirement: the network the download needs.
     ///   - headers: extra request headers, never logged.
     ///   - use: when the file counts as last used once downloaded.
+    ///   - stillAllowed: asked about every mebibyte; false stops the download for a resume.
     public init(
         key: String,
         url: String,
@@ -51,7 +56,8 @@ public struct TransferRequest: Sendable {
         pinned: Bool = false,
         requirement: NetworkRequirement = .network,
         headers: [(String, String)] = [],
-        use: Use = .now
+        use: Use = .now,
+        stillAllowed: (@Sendable () async -> Bool)? = nil
     ) {
         self.key = key
         self.url = url
@@ -62,6 +68,7 @@ public struct TransferRequest: Sendable {
         self.requirement = requirement
         self.headers = headers
         self.use = use
+        self.stillAllowed = stillAllowed
     }
 
     /// When a downloaded file counts as last used.

@@ -77,6 +77,19 @@ struct FileCacheRoomTests {
         #expect(executor.requests.map { $0.header("Authorization") } == ["Bearer old", "Bearer new"])
     }
 
+    @Test func aDownloadNoLongerAllowedStopsAndKeepsItsPartialFile() async throws {
+        let fixture = try Fixture()
+        fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 3 << 20))))
+        let error = await #expect(throws: FerryError.self) {
+            try await fixture.cache.fetch(
+                TransferRequest(key: "big", url: "/files/big", expectedBytes: 3 << 20, stillAllowed: { false })
+            )
+        }
+        #expect(error?.code == .requiresConnection)
+        #expect(try await fixture.cache.entries().isEmpty)
+        #expect(try await fixture.cache.inProgress()["big"] ?? 0 > 0, "the partial file stays for a resume")
+    }
+
     @Test func downloadedFilesAreReadableByTheirOwnerOnly() async throws {
         let fixture = try Fixture()
         fixture.executor.enqueue(.respond(HTTPResponse(status: 200, headers: [:], body: Data(count: 10))))
