@@ -86,6 +86,7 @@ struct RetryDecisionTests {
             case .conflict: "conflict"
             case .rejected: "rejected"
             case .waitsFor: "waits for"
+            case .misconfigured: "misconfigured"
             }
         #expect(name == expected)
     }

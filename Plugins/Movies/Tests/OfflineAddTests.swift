@@ -160,18 +160,20 @@ struct TMDBClientTests {
         await harness.stop()
     }
 
-    @Test func aRejectedTokenIsAConfigurationErrorNotALogin() async throws {
+    @Test func aRejectedTokenHoldsTheMatchUntilTheConfigurationChanges() async throws {
         let harness = try await MoviesHarness.start(movies: "{tmdb: {token: wrong, auth: api_key}}")
         let library = try harness.library()
         let pending = try await library.add(title: "Alien", year: nil, recommender: nil)
         let summary = try await harness.test.runOnce()
-        #expect(summary.deadLettered == 1)
+        #expect(summary.deadLettered == 0 && !summary.failed)
         let operation = try #require(try await harness.test.operations().first)
+        #expect(operation.state == .pending && operation.attempts == 0)
         #expect(operation.lastError?.contains("tmdb.token") == true)
-        // It shows as failed, with the reason, not as waiting.
-        #expect(try await library.movie(pending.id)?.sync == .failed)
+        let why = try await QueueInspector(runtime: harness.runtime).explain(operation).text
+        #expect(why.contains("plugins.movies"), "\(why)")
         let shown = try #require(try await library.pending().first)
-        #expect(shown.state == .failed && shown.reason?.contains("tmdb.token") == true)
+        #expect(shown.state == .waiting && shown.reason?.contains("tmdb.token") == true)
+        // Not a login: the queue is not held for one.
         let held = try await harness.runtime.store.read { db in
             try Int.fetchOne(
                 db,
@@ -179,6 +181,16 @@ struct TMDBClientTests {
             ) ?? 0
         }
         #expect(held == 0)
+        // Nothing goes while the configuration stays as it is, however long.
+        harness.clock.advance(by: 86_400)
+        #expect(try await harness.test.runOnce().sent == 0)
         await harness.stop()
+
+        // The token fixed in the configuration: the next runtime sends it by itself.
+        let fixed = try await MoviesHarness.start(store: harness.runtime.store)
+        #expect(try await fixed.test.runOnce().sent == 1)
+        #expect(try await fixed.library().movie(pending.id)?.imdbId == "tt0078748", "matched and added")
+        #expect(try await fixed.test.operations().isEmpty)
+        await fixed.stop()
     }
 }

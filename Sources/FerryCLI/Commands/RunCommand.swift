@@ -82,7 +82,7 @@ struct RunReport: Encodable {
         status.plugins.contains { plugin in
             let unsent = plugin.pending + plugin.queued
             return (plugin.needsLogin && unsent > 0) || plugin.waitingForConnectivity > 0
-                || plugin.waitingForUnmetered > 0
+                || plugin.waitingForUnmetered > 0 || plugin.waitingForConfiguration > 0
                 || (!status.connectivity.reachable && plugin.pending > 0)
         }
     }

@@ -34,6 +34,9 @@ struct StatusCommand: RuntimeCommand {
         var parts: [String] = []
         if plugin.needsLogin { parts.append("needs login") }
         if plugin.waitingForConnectivity > 0 { parts.append("\(plugin.waitingForConnectivity) waiting for the remote") }
+        if plugin.waitingForConfiguration > 0 {
+            parts.append("\(plugin.waitingForConfiguration) waiting for a configuration change: `ferry queue list`")
+        }
         if plugin.waitingForUnmetered > 0 {
             parts.append("\(plugin.waitingForUnmetered) waiting for an unmetered network (Wi-Fi or wired)")
         }

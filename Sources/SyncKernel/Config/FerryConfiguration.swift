@@ -145,6 +145,17 @@ public struct FerryConfiguration: Sendable {
     ///
     /// A plugin without a section decodes an empty mapping, so a `Settings` type whose
     /// keys all have defaults needs no section keys at all.
+    /// A fingerprint of plugin (or declared domain) `name`'s section as loaded (environment
+    /// variables substituted): it changes when the section does, and tells nothing of it.
+    func fingerprint(of name: String) -> String {
+        var text = ""
+        if let section = plugins[name] { text = (try? Yams.serialize(node: section.settings.node)) ?? "" }
+        if let domain = domains[name], let data = try? JSONEncoder.ferry.encode(domain) {
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return String(SHA256Hasher.hex(Data(text.utf8)).prefix(16))
+    }
+
     public func decodeSettings<Settings: Codable>(_ type: Settings.Type, plugin: String) throws -> Settings {
         let section = plugins[plugin]
         return try StrictDecoder(file: file).decode(

@@ -332,6 +332,22 @@ extension SyncEngine {
                 "\(operation.plugin) \(operation.kind) \(operation.entity) is a dead letter: \(reason)"
             )
             runtime.events.emit(.dead(plugin: operation.plugin, kind: operation.kind, operation: id, reason: reason))
+        case .holdForConfiguration(let reason):
+            let fingerprint = runtime.configuration.fingerprint(of: operation.plugin)
+            try await writeEvenIfCancelled { db in
+                try OutboxQueries.reschedule(
+                    operation.sequence,
+                    at: now.addingTimeInterval(10 * 365 * 86_400),
+                    attempts: operation.attempts,
+                    waitingFor: .configuration,
+                    error: reason,
+                    in: db
+                )
+                try PluginState.holdForConfiguration(operation.plugin, fingerprint: fingerprint, in: db)
+            }
+            runtime.logger.warning(
+                "\(operation.plugin) \(operation.kind) \(operation.entity) waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file): \(reason)"
+            )
         case .waitForEntity(let entity, let reason):
             let parked = try await writeEvenIfCancelled { db -> Bool in
                 guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else { return false }
@@ -396,7 +412,7 @@ extension SyncEngine {
                 }
                 runtime.events.emit(.needsLogin(plugin: name, reason: reason))
             case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _),
-                .waitsFor(_, let reason):
+                .waitsFor(_, let reason), .misconfigured(let reason):
                 summary.pullFailures[name] = reason
                 runtime.logger.warning("\(name): pull failed: \(reason)")
                 runtime.events.emit(.pullFailed(plugin: name, reason: reason))

@@ -22,6 +22,9 @@ public enum FailureClass: Sendable, Equatable {
     /// `SendOutcome.needsPerson`, or any other `FerryError`: a dead letter with the reason,
     /// after one attempt.
     case rejected(reason: String)
+    /// The plugin's configuration must change (`SendOutcome.needsConfiguration`): the
+    /// operation waits, spending nothing, until it does.
+    case misconfigured(reason: String)
     /// The operation refers to another entity of its plugin that has not reached the remote
     /// yet (`SendOutcome.waitsFor`): it waits for it, spending nothing.
     case waitsFor(entity: String, reason: String)

@@ -210,6 +210,8 @@ enum WaitingFor: String, Sendable {
     case connectivity
     case retry
     case login
+    /// A change of the plugin's configuration (`SendOutcome.needsConfiguration`).
+    case configuration
 }
 
 extension OutboxQueries {

@@ -35,6 +35,10 @@ public enum SendOutcome: Sendable {
     /// never reached the remote): a dead letter with the reason. `apply` records what the
     /// person needs (the candidates) in the transaction that dead-letters the operation.
     case needsPerson(reason: String, apply: LocalChange? = nil)
+    /// The plugin's configuration is wrong for this operation (a third party refused the
+    /// credentials `config.yaml` gives it): the operation waits, spending nothing, until the
+    /// plugin's section of the configuration changes, and then goes by itself.
+    case needsConfiguration(reason: String)
     /// The remote holds something else than the operation expected, said in a successful
     /// answer rather than with 409 or 412: the operation's conflict policy decides, as for
     /// a 409. `remote` is the remote's entity, if the answer carried it.
@@ -51,7 +55,7 @@ public enum SendOutcome: Sendable {
         switch self {
         case .delivered(let remoteID, let apply), .alreadyDone(_, let remoteID, let apply):
             return (remoteID, apply)
-        case .waitsFor, .needsPerson, .conflict:
+        case .waitsFor, .needsPerson, .needsConfiguration, .conflict:
             return nil
         }
     }
@@ -66,6 +70,8 @@ public enum SendOutcome: Sendable {
             return (.waitsFor(entity: entity, reason: reason), nil)
         case .needsPerson(let reason, let apply):
             return (.rejected(reason: reason), apply)
+        case .needsConfiguration(let reason):
+            return (.misconfigured(reason: reason), nil)
         case .conflict(let reason, let remote):
             return (.conflict(status: 409, reason: reason, remote: remote), nil)
         }

@@ -11,6 +11,8 @@ enum RetryAction: Sendable, Equatable {
     case holdForLogin(reason: String)
     /// Hand the operation to its conflict policy.
     case resolveConflict(status: Int, reason: String, remote: Data?)
+    /// Wait, spending nothing, until the plugin's configuration changes.
+    case holdForConfiguration(reason: String)
     /// Wait, spending nothing, until `entity`'s operations have left the outbox.
     case waitForEntity(entity: String, reason: String)
     /// Give up: the operation becomes a dead letter and blocks only its entity.
@@ -53,6 +55,8 @@ enum RetryDecision {
             return .deadLetter(reason: reason, attempts: attempts + 1)
         case .waitsFor(let entity, let reason):
             return .waitForEntity(entity: entity, reason: reason)
+        case .misconfigured(let reason):
+            return .holdForConfiguration(reason: reason)
         case .transient(let reason, let retryAfter):
             let spent = attempts + 1
             guard spent < policy.maxAttempts else {

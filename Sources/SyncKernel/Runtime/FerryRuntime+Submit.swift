@@ -136,6 +136,8 @@ extension FerryRuntime {
             return FerryError(.conflict, "\(what) conflicts with the remote: \(reason)", underlying: error)
         case .rejected(let reason):
             return FerryError(.rejected, "\(what) was rejected: \(reason)", underlying: error)
+        case .misconfigured(let reason):
+            return FerryError(.configuration, "\(what) cannot go: \(reason)", underlying: error)
         case .waitsFor(_, let reason):
             return FerryError(.remoteUnavailable, "\(what) cannot go yet: \(reason); try again once it has been sent", underlying: error)
         }

@@ -208,7 +208,7 @@ public final class FerryRuntime: Sendable {
             let key = [.metered, .unmetered].contains(mode) ? ForcedConnectivity.SettingsKey.metering : ForcedConnectivity.SettingsKey.reachability
             if try await settings.value(NetworkOverride.self, for: key) == nil { try await settings.set(mode, for: key) }
         }
-        return FerryRuntime(
+        let runtime = FerryRuntime(
             configuration: configuration,
             store: store,
             registry: PluginRegistry(plugins: plugins, policies: policies),
@@ -221,6 +221,21 @@ public final class FerryRuntime: Sendable {
             executor: executor,
             ownedExecutor: owned
         )
+        try await runtime.releaseConfigurationHolds()
+        return runtime
+    }
+
+    /// Operations that waited for their plugin's configuration to change go again when it
+    /// has (checked as the runtime opens, so the next `ferry run` after an edit sends them).
+    private func releaseConfigurationHolds() async throws {
+        let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
+        let now = clock.now()
+        let released = try await store.write { db in
+            try PluginState.releaseConfigurationHolds(current: current, now: now, in: db)
+        }
+        for plugin in released {
+            logger.info("\(plugin): its configuration changed; the operations that waited for it go again")
+        }
     }
 
     private static func build<P: SyncPlugin>(

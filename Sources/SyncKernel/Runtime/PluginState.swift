@@ -19,6 +19,45 @@ public enum PluginState {
     }
 
     /// The plugins held for a login, each with the fingerprint of the credential refused.
+    /// Records that `plugin`'s operations wait for its configuration, as it is now
+    /// (`fingerprint`), to change.
+    static func holdForConfiguration(_ plugin: String, fingerprint: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO kernel_plugin_state (plugin, configuration_hold) VALUES (?, ?)
+                ON CONFLICT(plugin) DO UPDATE SET configuration_hold = excluded.configuration_hold
+                """,
+            arguments: [plugin, fingerprint]
+        )
+    }
+
+    /// Makes the operations that waited for a configuration change due now, for each plugin
+    /// whose configuration is no longer the one they waited with; returns those plugins.
+    static func releaseConfigurationHolds(
+        current: [String: String],
+        now: Date,
+        in db: Database
+    ) throws -> [String] {
+        var released: [String] = []
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+        ) {
+            let plugin: String = row["plugin"]
+            guard let fingerprint = current[plugin], fingerprint != row["configuration_hold"] as String else { continue }
+            try db.execute(
+                sql: """
+                    UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
+                    WHERE plugin = ? AND state = 'pending' AND waiting_for = 'configuration'
+                    """,
+                arguments: [now.timeIntervalSince1970, plugin]
+            )
+            try db.execute(sql: "UPDATE kernel_plugin_state SET configuration_hold = NULL WHERE plugin = ?", arguments: [plugin])
+            released.append(plugin)
+        }
+        return released
+    }
+
     static func held(in db: Database) throws -> [String: String?] {
         var held: [String: String?] = [:]
         for row in try Row.fetchAll(

@@ -30,6 +30,8 @@ public struct QueueInspector: Sendable {
         public var backingOff = 0
         /// Pending operations that need an unmetered network while the link is metered.
         public var waitingForUnmetered = 0
+        /// Pending operations that wait for the plugin's configuration to change.
+        public var waitingForConfiguration = 0
         /// Whether the plugin's queue is held for a login.
         public var needsLogin = false
         /// When the plugin last pulled successfully, if ever.
@@ -86,6 +88,14 @@ public struct QueueInspector: Sendable {
                                 "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'retry' AND next_attempt_at > ?"
                         ),
                         arguments: [name, now.timeIntervalSince1970]
+                    ) ?? 0
+                status.waitingForConfiguration =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT COUNT(*) FROM kernel_operations WHERE state = 'pending' AND plugin = ? AND waiting_for = 'configuration'"
+                        ),
+                        arguments: [name]
                     ) ?? 0
                 if metered {
                     status.waitingForUnmetered =
@@ -210,6 +220,11 @@ public struct QueueInspector: Sendable {
                 ) ?? false
             }
             if held { return Explanation("needs login: the session ended", remedy: .signIn) }
+            if operation.waitingFor == .configuration {
+                return Explanation(
+                    "waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file): \(operation.lastError ?? "")"
+                )
+            }
             let state = await runtime.connectivity.current()
             if !state.reachable { return Explanation("offline: waiting for a connection") }
             if operation.requiresUnmetered && state.metered {

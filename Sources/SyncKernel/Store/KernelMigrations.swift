@@ -4,7 +4,7 @@ import GRDB
 enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
-        TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn,
+        TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -166,5 +166,11 @@ enum KernelMigrations {
     /// no operation left in the outbox.
     static let dependsOn = StoreMigration("kernel.v2.depends_on") { db in
         try db.execute(sql: "ALTER TABLE kernel_operations ADD COLUMN depends_on TEXT")
+    }
+
+    /// The fingerprint of a plugin's configuration when its operations started waiting for
+    /// it to change (`SendOutcome.needsConfiguration`).
+    static let configurationHold = StoreMigration("kernel.v2.configuration_hold") { db in
+        try db.execute(sql: "ALTER TABLE kernel_plugin_state ADD COLUMN configuration_hold TEXT")
     }
 }

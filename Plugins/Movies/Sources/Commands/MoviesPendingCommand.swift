@@ -27,6 +27,7 @@ struct MoviesPendingCommand: RuntimeCommand {
                 print(
                     "  waiting: \(movie.tmdbId.map { "will be added as TMDB \($0)" } ?? "will be matched on TMDB") when `ferry run` is online"
                 )
+                if let reason = movie.reason { print("  last try: \(reason)") }
             case .failed:
                 print("  failed: \(movie.reason ?? "its add failed")")
                 print("  try again with `ferry queue retry --all --plugin movies --state dead`, or drop it with `ferry queue discard ID`")

@@ -72,6 +72,16 @@ extension MoviesPlugin {
     /// by TMDB id. No single best match: the pending row records the reason and the
     /// candidates, and the operation becomes a dead letter that `movies resolve` revives.
     func sendAddTitle(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
+        do {
+            return try await matchAndAdd(operation, context: context)
+        } catch let error as FerryError where error.code == .configuration {
+            // TMDB refused the configured token: the match waits for plugins.movies.tmdb to
+            // change, and goes by itself once it has.
+            return .needsConfiguration(reason: error.message)
+        }
+    }
+
+    private func matchAndAdd(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         let localID = operation.entity
         let chosen = try await context.store.read { db in try PendingMovies.get(localID, in: db)?.tmdbId }

@@ -35,16 +35,16 @@ enum PendingMovies {
             .map { try failing($0, in: db) }
     }
 
-    /// `movie`, or, when its add is a dead letter (other than for a choice), `failed` with
-    /// the dead letter's reason.
+    /// `movie` with why its add has not gone yet (a refused TMDB token, no answer), or,
+    /// when the add is a dead letter (other than for a choice), `failed` with the reason.
     private static func failing(_ movie: PendingMovie, in db: Database) throws -> PendingMovie {
         guard movie.state == .waiting,
-            let dead = try Outbox.operations(plugin: MoviesPlugin.name, entity: movie.id, in: db).first(where: { $0.state == .dead })
+            let operation = try Outbox.operations(plugin: MoviesPlugin.name, entity: movie.id, in: db).first
         else { return movie }
-        var failed = movie
-        failed.state = .failed
-        failed.reason = dead.lastError
-        return failed
+        var shown = movie
+        if operation.state == .dead { shown.state = .failed }
+        shown.reason = operation.lastError
+        return shown
     }
 
     static func delete(_ id: String, in db: Database) throws {

@@ -78,7 +78,7 @@ struct TMDBClient: Sendable {
         switch failure.status {
         case 401:
             return FerryError(
-                .rejected,
+                .configuration,
                 "TMDB refused the configured token (\(reason)); set plugins.movies.tmdb.token (and tmdb.auth: bearer or api_key) in config.yaml"
             )
         case 404:
