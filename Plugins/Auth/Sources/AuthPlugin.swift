@@ -48,7 +48,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         do {
             session = try await keeper.current()
         } catch {
-            keeper.logger.error("\(error)")
+            await keeper.report(error)
             return nil
         }
         if let token = session?.accessToken {

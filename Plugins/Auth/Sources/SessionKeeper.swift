@@ -27,6 +27,18 @@ actor SessionKeeper {
         self.logger = logger
     }
 
+    /// The credential file's revision when its last error was logged.
+    private var reportedRevision: Date??
+
+    /// Logs an error of the credential file once per revision of the file, not on every
+    /// request that asks for the token.
+    func report(_ error: any Error) {
+        let revision = store.revision()
+        guard reportedRevision != .some(revision) else { return }
+        reportedRevision = .some(revision)
+        logger.error("\(error)")
+    }
+
     /// The current session, re-read when another process changed the file.
     func current() throws -> Session? {
         let revision = store.revision()

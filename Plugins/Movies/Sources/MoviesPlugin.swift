@@ -57,7 +57,25 @@ public struct MoviesPlugin: SyncPlugin {
 
     /// Brings the cache up to date (rebuilding it once after a layout change).
     public func pull(_ context: PluginContext) async throws -> PullSummary {
-        try await MoviesPull(context: context).run()
+        let summary = try await MoviesPull(context: context).run()
+        // Posters come after the list, within their budget and on the network they need;
+        // a poster that cannot be cached now never fails the pull.
+        let movies = try await context.store.read { db in try MovieRows.all(in: db) }
+        _ = try? await posters(context).prefetch(movies.filter { $0.sync != .removing }, logger: context.logger)
+        return summary
+    }
+
+    /// The poster cache of this plugin, over `context`.
+    func posters(_ context: PluginContext) -> PosterCache {
+        PosterCache(
+            settings: settings,
+            folder: context.directory.appendingPathComponent("posters"),
+            store: context.store,
+            clock: context.clock,
+            events: context.events,
+            connectivity: context.connectivity,
+            transport: context.transport
+        )
     }
 
     /// Forgets the pending row of a movie the server now has (the kernel then applies its

@@ -25,7 +25,16 @@ struct MoviesShowCommand: RuntimeCommand {
         guard let movie else {
             throw FerryError(.notFound, "no movie \(id) in the local list; `ferry movies list` shows the ids")
         }
-        let poster = try await library.posters().cached(movie)
+        let posters = library.posters()
+        var poster = try await posters.cached(movie)
+        if poster == nil, movie.posterPath?.isEmpty == false {
+            do {
+                poster = try await posters.fetch(movie)
+            } catch {
+                let reason = (error as? FerryError)?.message ?? "\(error)"
+                if !global.json { Output.warn("poster not cached: \(reason)") }
+            }
+        }
         if global.json {
             try Output(json: true).printJSON(movie)
             return

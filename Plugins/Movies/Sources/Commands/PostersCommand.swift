@@ -16,7 +16,8 @@ struct PostersCommand: ParsableCommand {
 struct PostersFetchCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download the posters of your movies (or of the given ids) that are not cached yet."
+        abstract: "Download the posters of your movies (or of the given ids) that are not cached yet.",
+        discussion: "Exits 1 when a poster failed, 69 when offline. `ferry run` caches posters after each pull too."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -28,6 +29,8 @@ struct PostersFetchCommand: RuntimeCommand {
         var cached = 0
         var failed: [String: String] = [:]
         var offline: String?
+        /// Posters evicted (least recently used) to make room within `max_size`.
+        var evicted: [String] = []
     }
 
     func run(in runtime: FerryRuntime) async throws {
@@ -46,6 +49,7 @@ struct PostersFetchCommand: RuntimeCommand {
             movies = movies.filter { wanted.contains($0.id) }
         }
         try await posters.files.expire()
+        let before = Set(try await posters.files.entries().map(\.key))
         var report = Report()
         for movie in movies where movie.posterPath?.isEmpty == false {
             do {
@@ -67,12 +71,25 @@ struct PostersFetchCommand: RuntimeCommand {
                 report.failed[movie.id] = reason
             }
         }
-        if global.json { return try Output(json: true).printJSON(report) }
+        report.evicted = before.subtracting(try await posters.files.entries().map(\.key)).sorted()
+        if global.json {
+            try Output(json: true).printJSON(report)
+        } else {
+            try await printReport(report, posters: posters)
+        }
+        if report.offline != nil { throw CommandFailure(exitCode: 69) }
+        if !report.failed.isEmpty { throw CommandFailure(exitCode: 1) }
+    }
+
+    private func printReport(_ report: Report, posters: PosterCache) async throws {
         let usage = try await posters.files.usage()
         print(
             "posters: \(report.downloaded) downloaded, \(report.cached) already cached\(report.failed.isEmpty ? "" : ", \(report.failed.count) failed")"
         )
         for (id, reason) in report.failed.sorted(by: { $0.key < $1.key }) { print("  \(id): \(reason)") }
+        if !report.evicted.isEmpty {
+            print("evicted \(report.evicted.count) least recently used posters to stay within max_size")
+        }
         print(
             "cache: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")"
         )

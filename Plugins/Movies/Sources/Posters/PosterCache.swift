@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SyncKernel
 
 /// Movie posters on the kernel's file cache: downloaded once from the TMDB image base,
@@ -40,6 +41,29 @@ public struct PosterCache: Sendable {
     /// The cache key of a poster path at the configured size (`w342/ferry-poster-949.png`).
     public func key(for posterPath: String) -> String {
         settings.posters.size + "/" + posterPath.drop { $0 == "/" }
+    }
+
+    /// Caches the posters of `movies` that are not cached yet, at most `limit` of them, as
+    /// the configured network allows: it stops at the first one the network does not allow
+    /// (offline, or metered when posters need `unmetered`); a poster that fails is logged
+    /// and skipped. Returns how many were downloaded.
+    @discardableResult
+    public func prefetch(_ movies: [Movie], limit: Int = 100, logger: Logger) async throws -> Int {
+        try await files.expire()
+        var downloaded = 0
+        for movie in movies where downloaded < limit {
+            guard let path = movie.posterPath, !path.isEmpty, try await files.cachedFile(key(for: path), use: false) == nil
+            else { continue }
+            do {
+                if try await fetch(movie)?.downloaded == true { downloaded += 1 }
+            } catch let error as FerryError where error.code == .requiresConnection {
+                break
+            } catch {
+                if case .offline = FailureClass.classify(error, now: Date()) { break }
+                logger.warning("movies: the poster of \(movie.id) could not be cached: \(error)")
+            }
+        }
+        return downloaded
     }
 
     /// The poster of `movie` from the cache, or nil when it is not there.
