@@ -48,8 +48,10 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         do {
             session = try await keeper.current()
         } catch {
+            // A damaged credential file: a configured username and password sign in again
+            // and replace it; without them, a person must.
             await keeper.report(error)
-            return nil
+            return try? await automaticLogin(replacing: nil)
         }
         if let token = session?.accessToken {
             if let expiry = session?.accessExpiresAt, expiry <= keeper.clock.now() {

@@ -96,7 +96,8 @@ actor SessionKeeper {
         let lock = try FileLock(path: lockPath)
         defer { lock.release() }
         loadedRevision = nil
-        if let session = try current(), session.user.username == username, let token = session.accessToken {
+        // A damaged credential file is no session: the sign-in replaces it.
+        if let session = try? current(), session.user.username == username, let token = session.accessToken {
             return token
         }
         if let refused = signInRefusedAt, clock.now() < refused.addingTimeInterval(Self.refusedSignInPause) {

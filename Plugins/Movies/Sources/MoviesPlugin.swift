@@ -57,12 +57,16 @@ public struct MoviesPlugin: SyncPlugin {
 
     /// Brings the cache up to date (rebuilding it once after a layout change).
     public func pull(_ context: PluginContext) async throws -> PullSummary {
-        let summary = try await MoviesPull(context: context).run()
-        // Posters come after the list, within their budget and on the network they need;
-        // a poster that cannot be cached now never fails the pull.
-        let movies = try await context.store.read { db in try MovieRows.all(in: db) }
-        _ = try? await posters(context).prefetch(movies.filter { $0.sync != .removing }, logger: context.logger)
-        return summary
+        try await MoviesPull(context: context).run()
+    }
+
+    /// After the runner's pull, the posters not cached yet: a few at a time, on an
+    /// unmetered link only, never making room by evicting others (`PosterCache.prefetch`).
+    public func afterPull(_ context: PluginContext) async {
+        guard await context.connectivity?.current().satisfies(.unmetered) ?? false,
+            let movies = try? await context.store.read({ db in try MovieRows.all(in: db) })
+        else { return }
+        await posters(context).prefetch(movies.filter { $0.sync != .removing }, logger: context.logger)
     }
 
     /// The poster cache of this plugin, over `context`.
@@ -86,9 +90,10 @@ public struct MoviesPlugin: SyncPlugin {
 
     /// A discarded add of a movie added offline takes the pending movie with it: it never
     /// reached the server, and nothing else would ever remove it.
-    public func discarded(_ operation: QueuedOperation, in db: Database) throws {
-        guard operation.kind == "add_title" || operation.kind == "add", PendingMovies.isLocal(operation.entity) else { return }
+    public func discarded(_ operation: QueuedOperation, in db: Database) throws -> Bool {
+        guard operation.kind == "add_title", PendingMovies.isLocal(operation.entity) else { return false }
         try PendingMovies.delete(operation.entity, in: db)
+        return true
     }
 
     /// Shows a queued update or removal on top of the server's movie again.
@@ -99,7 +104,7 @@ public struct MoviesPlugin: SyncPlugin {
     /// Stores the server's movie after a conflict the server won.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote, let movie = try? ServerMovie.decode(remote) else {
-            if conflict.remote == nil || conflict.remote == Data("null".utf8) {
+            if conflict.remote == nil || conflict.remoteDeleted {
                 try MovieRows.delete(conflict.entity, in: db)
             }
             return

@@ -81,11 +81,14 @@ struct OfflineAddTests {
         #expect(resolved.tmdbId == 841 && resolved.imdbId == "tt0087182" && resolved.recommender == "Alex")
         #expect(try await library.pending().map(\.id) == [road.id])
 
-        // Discarding the dead add takes the pending movie with it.
-        let dead = try #require(try await harness.test.operations().first { $0.entity == road.id })
+        // Discarding the dead add takes the pending movie with it, and the change queued
+        // behind it, which has nothing left to change.
+        try await library.update(road.id, MovieChanges(rating: 5))
+        let dead = try #require(try await harness.test.operations().first { $0.entity == road.id && $0.state == .dead })
         try await harness.runtime.discard(dead)
         #expect(try await library.pending().isEmpty)
         #expect(try await library.movie(road.id) == nil)
+        #expect(try await harness.test.operations().isEmpty)
         await harness.stop()
     }
 

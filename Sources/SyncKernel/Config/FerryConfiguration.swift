@@ -141,21 +141,40 @@ public struct FerryConfiguration: Sendable {
         )
     }
 
+    /// A fingerprint of what plugin (or declared domain) `name` is configured with: its own
+    /// keys in a canonical form (key order and quoting do not count) and the remote it
+    /// talks to. It changes when either does, and tells nothing of them.
+    func fingerprint(of name: String) -> String {
+        var parts: [Any] = [plugins[name]?.kernel.remote ?? domains[name]?.remote ?? kernel.server]
+        if let section = plugins[name] { parts.append(Self.canonical(section.settings.node)) }
+        if let domain = domains[name], let data = try? JSONEncoder.ferry.encode(domain),
+            let object = try? JSONSerialization.jsonObject(with: data)
+        {
+            parts.append(object)
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])) ?? Data()
+        return String(SHA256Hasher.hex(data).prefix(16))
+    }
+
+    /// A YAML node as plain values: mappings as dictionaries, sequences as arrays, scalars
+    /// as their text.
+    private static func canonical(_ node: Node) -> Any {
+        switch node {
+        case .mapping(let mapping):
+            return Dictionary(mapping.map { ($0.key.string ?? "", canonical($0.value)) }, uniquingKeysWith: { first, _ in first })
+        case .sequence(let sequence):
+            return sequence.map(canonical)
+        case .scalar(let scalar):
+            return scalar.string
+        case .alias:
+            return ""
+        }
+    }
+
     /// Decodes a plugin's own keys into its settings type, refusing unknown keys.
     ///
     /// A plugin without a section decodes an empty mapping, so a `Settings` type whose
     /// keys all have defaults needs no section keys at all.
-    /// A fingerprint of plugin (or declared domain) `name`'s section as loaded (environment
-    /// variables substituted): it changes when the section does, and tells nothing of it.
-    func fingerprint(of name: String) -> String {
-        var text = ""
-        if let section = plugins[name] { text = (try? Yams.serialize(node: section.settings.node)) ?? "" }
-        if let domain = domains[name], let data = try? JSONEncoder.ferry.encode(domain) {
-            text += String(decoding: data, as: UTF8.self)
-        }
-        return String(SHA256Hasher.hex(Data(text.utf8)).prefix(16))
-    }
-
     public func decodeSettings<Settings: Codable>(_ type: Settings.Type, plugin: String) throws -> Settings {
         let section = plugins[plugin]
         return try StrictDecoder(file: file).decode(

@@ -21,6 +21,8 @@ public struct ConflictReport: Sendable, Equatable {
     public var local: Data
     /// The remote's current entity, when the remote sent it.
     public var remote: Data?
+    /// Whether the remote deleted the entity: its current entity is JSON `null`.
+    public var remoteDeleted: Bool { ConflictReport.isDeletion(remote) }
     /// The remote's reason, as `RemoteFailure.reason` gives it.
     public var reason: String
     /// `open` until resolved; then `local`, `remote` or `merged`.
@@ -70,5 +72,11 @@ extension ConflictReport {
         reason = row["reason"]
         outcome = row["outcome"]
         createdAt = Date(timeIntervalSince1970: row["created_at"])
+    }
+
+    /// Whether `remote` is JSON `null`: the remote no longer has the entity.
+    static func isDeletion(_ remote: Data?) -> Bool {
+        guard let remote else { return false }
+        return (try? JSONSerialization.jsonObject(with: remote, options: .fragmentsAllowed)) is NSNull
     }
 }

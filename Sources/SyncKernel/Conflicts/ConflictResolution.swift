@@ -35,9 +35,7 @@ enum ConflictOutcome: Sendable {
         case .lastWriteWins:
             // A deletion (the remote's current entity is `null`) has no time to compare with,
             // and ends the entity: it wins.
-            if let remote, String(decoding: remote, as: UTF8.self).trimmingCharacters(in: .whitespaces) == "null" {
-                return .remote
-            }
+            if ConflictReport.isDeletion(remote) { return .remote }
             guard let remote, let remoteTime = plugin.remoteUpdatedAt(remote) else { return .local }
             return remoteTime > operation.createdAt ? .remote : .local
         case .merge:

@@ -117,6 +117,7 @@ public struct DeclaredDomain: SyncPlugin {
 
     /// Replaces the local document with the remote's, when the conflict carried it.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        if conflict.remoteDeleted { return try DeclaredEntities.delete(domain: pluginName, entity: conflict.entity, in: db) }
         guard let remote = conflict.remote else { return }
         try DeclaredEntities.upsert(domain: pluginName, entity: conflict.entity, body: remote, in: db)
     }

@@ -38,6 +38,8 @@ extension SyncEngine {
         let (store, clock) = (runtime.store, runtime.clock)
         return Task {
             while !Task.isCancelled {
+                // Real time, not the kernel's clock: a lease guards against other processes,
+                // and a test clock's sleepers are the tests' to count.
                 try? await Task.sleep(for: .seconds(lease / 3))
                 guard !Task.isCancelled else { return }
                 let until = clock.now().addingTimeInterval(lease)
@@ -400,6 +402,7 @@ extension SyncEngine {
         do {
             summary.pulls[name] = try await runtime.pull(name)
             await answered()
+            if let context = runtime.context(for: name) { await plugin.afterPull(context) }
         } catch {
             switch FailureClass.classify(error, now: runtime.clock.now()) {
             case .offline(let reason):

@@ -22,8 +22,8 @@ public enum FailureClass: Sendable, Equatable {
     /// `SendOutcome.needsPerson`, or any other `FerryError`: a dead letter with the reason,
     /// after one attempt.
     case rejected(reason: String)
-    /// The plugin's configuration must change (`SendOutcome.needsConfiguration`): the
-    /// operation waits, spending nothing, until it does.
+    /// The plugin's configuration must change (`SendOutcome.needsConfiguration`, or a
+    /// `configuration` error): the operation waits, spending nothing, until it does.
     case misconfigured(reason: String)
     /// The operation refers to another entity of its plugin that has not reached the remote
     /// yet (`SendOutcome.waitsFor`): it waits for it, spending nothing.
@@ -45,6 +45,7 @@ public enum FailureClass: Sendable, Equatable {
             case .requiresConnection: return .offline(reason: error.message)
             case .needsLogin: return .unauthorized(reason: error.message)
             case .remoteUnavailable, .storageUnavailable: return .transient(reason: error.message, retryAfter: nil)
+            case .configuration: return .misconfigured(reason: error.message)
             default: return .rejected(reason: error.message)
             }
         case is DecodingError:

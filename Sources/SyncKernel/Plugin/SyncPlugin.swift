@@ -46,6 +46,12 @@ public protocol SyncPlugin: Sendable {
     /// Pulls remote changes into the plugin's tables. Default: nothing to pull.
     func pull(_ context: PluginContext) async throws -> PullSummary
 
+    /// Background work the runner does after this plugin's pull succeeded (never a refresh
+    /// command's pull): fetching files the pull made useful, such as posters. It must be
+    /// bounded and must never fail: what cannot be done now is left for the next pass.
+    /// Default: nothing.
+    func afterPull(_ context: PluginContext) async
+
     /// Applies one unsent operation again on top of the remote's state of its entity, in
     /// the transaction that stored that state: the rebase. The kernel calls it for each of
     /// the entity's unsent operations, oldest first, wherever the remote's state lands: a
@@ -58,11 +64,12 @@ public protocol SyncPlugin: Sendable {
     /// transaction that records the mapping. Default: nothing to rewrite.
     func remap(localID: String, to remoteID: String, in db: Database) throws
 
-    /// Undoes the local effect of an operation a person discarded (`ferry queue discard`), in
-    /// the transaction that drops it: an entity that exists only because of it (a movie
-    /// added offline) goes. The next pull restores the remote's state of the rest.
-    /// Default: nothing to undo.
-    func discarded(_ operation: QueuedOperation, in db: Database) throws
+    /// Undoes the local effect of an operation a person discarded (`ferry queue discard`, a
+    /// login that discards another account's work), in the transaction that drops it, and
+    /// says whether its entity is gone with it (a movie added offline): the kernel then
+    /// drops the entity's other operations too. The next pull restores the remote's state
+    /// of the rest. Default: nothing to undo, the entity stays.
+    func discarded(_ operation: QueuedOperation, in db: Database) throws -> Bool
 
     /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws
@@ -113,14 +120,17 @@ extension SyncPlugin {
     /// Nothing to pull: an empty summary.
     public func pull(_ context: PluginContext) async throws -> PullSummary { PullSummary() }
 
+    /// Nothing to do after a pull.
+    public func afterPull(_ context: PluginContext) async {}
+
     /// Nothing to apply again.
     public func reapply(_ operation: QueuedOperation, in db: Database) throws {}
 
     /// Nothing to rewrite.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {}
 
-    /// Nothing to undo.
-    public func discarded(_ operation: QueuedOperation, in db: Database) throws {}
+    /// Nothing to undo; the entity stays.
+    public func discarded(_ operation: QueuedOperation, in db: Database) throws -> Bool { false }
 
     /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}

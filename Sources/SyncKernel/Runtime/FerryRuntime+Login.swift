@@ -62,14 +62,18 @@ extension FerryRuntime {
     /// Drops every operation queued under `account`, dead letters and open conflicts
     /// included, except those being sent right now; returns how many it dropped.
     public func discardQueued(forAccount account: String) async throws -> Int {
-        try await store.write { db in
-            let sequences = try Int64.fetchAll(
+        let registry = self.registry
+        return try await store.write { db in
+            let operations = try QueuedOperation.fetchAll(
                 db,
-                sql: "SELECT seq FROM kernel_operations WHERE account = ? AND state != 'in_flight'",
+                sql: "SELECT * FROM kernel_operations WHERE account = ? AND state != 'in_flight' ORDER BY seq",
                 arguments: [account]
             )
-            for sequence in sequences { try OutboxQueries.delete(sequence, in: db) }
-            return sequences.count
+            for operation in operations {
+                try OutboxQueries.delete(operation.sequence, in: db)
+                _ = try registry.plugin(named: operation.plugin)?.discarded(operation, in: db)
+            }
+            return operations.count
         }
     }
 }

@@ -60,7 +60,9 @@ extension FerryRuntime {
         let plugin = registry.plugin(named: operation.plugin)
         try await store.write { db in
             try OutboxQueries.delete(operation.sequence, in: db)
-            try plugin?.discarded(operation, in: db)
+            if try plugin?.discarded(operation, in: db) == true {
+                try Outbox.discardAll(plugin: operation.plugin, entity: operation.entity, in: db)
+            }
             try db.execute(
                 sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
                 arguments: [operation.id.uuidString.lowercased()]

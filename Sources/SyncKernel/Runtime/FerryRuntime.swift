@@ -229,6 +229,9 @@ public final class FerryRuntime: Sendable {
     /// has (checked as the runtime opens, so the next `ferry run` after an edit sends them).
     private func releaseConfigurationHolds() async throws {
         let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
+        // Read first: most runtimes open with nothing held, and take no write for it.
+        let holds = try await store.read { db in try PluginState.configurationHolds(in: db) }
+        guard holds.contains(where: { plugin, fingerprint in current[plugin].map { $0 != fingerprint } ?? false }) else { return }
         let now = clock.now()
         let released = try await store.write { db in
             try PluginState.releaseConfigurationHolds(current: current, now: now, in: db)

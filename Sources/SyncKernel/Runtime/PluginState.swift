@@ -18,7 +18,6 @@ public enum PluginState {
         )
     }
 
-    /// The plugins held for a login, each with the fingerprint of the credential refused.
     /// Records that `plugin`'s operations wait for its configuration, as it is now
     /// (`fingerprint`), to change.
     static func holdForConfiguration(_ plugin: String, fingerprint: String, in db: Database) throws {
@@ -31,8 +30,22 @@ public enum PluginState {
         )
     }
 
+    /// The plugins holding operations for a configuration change, with the fingerprint
+    /// they wait to see change.
+    static func configurationHolds(in db: Database) throws -> [String: String] {
+        var holds: [String: String] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+        ) {
+            holds[row["plugin"]] = row["configuration_hold"]
+        }
+        return holds
+    }
+
     /// Makes the operations that waited for a configuration change due now, for each plugin
-    /// whose configuration is no longer the one they waited with; returns those plugins.
+    /// whose configuration is no longer the one they waited with; returns the plugins whose
+    /// operations went again.
     static func releaseConfigurationHolds(
         current: [String: String],
         now: Date,
@@ -52,12 +65,13 @@ public enum PluginState {
                     """,
                 arguments: [now.timeIntervalSince1970, plugin]
             )
+            if db.changesCount > 0 { released.append(plugin) }
             try db.execute(sql: "UPDATE kernel_plugin_state SET configuration_hold = NULL WHERE plugin = ?", arguments: [plugin])
-            released.append(plugin)
         }
         return released
     }
 
+    /// The plugins held for a login, each with the fingerprint of the credential refused.
     static func held(in db: Database) throws -> [String: String?] {
         var held: [String: String?] = [:]
         for row in try Row.fetchAll(

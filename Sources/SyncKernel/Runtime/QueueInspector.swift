@@ -222,7 +222,7 @@ public struct QueueInspector: Sendable {
             if held { return Explanation("needs login: the session ended", remedy: .signIn) }
             if operation.waitingFor == .configuration {
                 return Explanation(
-                    "waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file): \(operation.lastError ?? "")"
+                    "waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file) (the next `ferry run` after the edit sends it; restart a running one): \(operation.lastError ?? "")"
                 )
             }
             let state = await runtime.connectivity.current()

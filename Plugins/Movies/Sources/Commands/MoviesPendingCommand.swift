@@ -30,7 +30,8 @@ struct MoviesPendingCommand: RuntimeCommand {
                 if let reason = movie.reason { print("  last try: \(reason)") }
             case .failed:
                 print("  failed: \(movie.reason ?? "its add failed")")
-                print("  try again with `ferry queue retry --all --plugin movies --state dead`, or drop it with `ferry queue discard ID`")
+                print("  `ferry queue list --plugin movies --state dead` shows its operation: `ferry queue retry ID` tries again,")
+                print("  `ferry queue discard ID` drops it and the movie")
             case .needsChoice:
                 print("  needs a choice: \(movie.reason ?? "no single best match")")
                 for candidate in movie.candidates {

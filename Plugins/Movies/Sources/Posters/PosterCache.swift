@@ -43,24 +43,29 @@ public struct PosterCache: Sendable {
         settings.posters.size + "/" + posterPath.drop { $0 == "/" }
     }
 
-    /// Caches the posters of `movies` that are not cached yet, at most `limit` of them, as
-    /// the configured network allows: it stops at the first one the network does not allow
-    /// (offline, or metered when posters need `unmetered`); a poster that fails is logged
-    /// and skipped. Returns how many were downloaded.
+    /// Caches the posters of `movies` that are not cached yet: at most `attempts` tries, and
+    /// only while the cache has room for them without evicting any poster. It stops at the
+    /// first failure (the network, the image host or the disk): what is left waits for the
+    /// next pass. Returns how many were downloaded.
     @discardableResult
-    public func prefetch(_ movies: [Movie], limit: Int = 100, logger: Logger) async throws -> Int {
-        try await files.expire()
+    public func prefetch(_ movies: [Movie], attempts: Int = 20, logger: Logger) async -> Int {
+        guard (try? await files.expire()) != nil, let usage = try? await files.usage(),
+            let cached = try? await files.entries()
+        else { return 0 }
+        let have = Set(cached.map(\.key))
+        let average = usage.files > 0 ? usage.bytes / Int64(usage.files) : 64_000
+        var used = usage.bytes
         var downloaded = 0
-        for movie in movies where downloaded < limit {
-            guard let path = movie.posterPath, !path.isEmpty, try await files.cachedFile(key(for: path), use: false) == nil
-            else { continue }
+        let missing = movies.filter { movie in movie.posterPath.map { !$0.isEmpty && !have.contains(key(for: $0)) } ?? false }
+        for movie in missing.prefix(attempts) {
+            if let max = usage.maxBytes, used + 2 * average > max { break }
             do {
-                if try await fetch(movie)?.downloaded == true { downloaded += 1 }
-            } catch let error as FerryError where error.code == .requiresConnection {
-                break
+                guard let file = try await fetch(movie) else { continue }
+                used += file.bytes
+                downloaded += 1
             } catch {
-                if case .offline = FailureClass.classify(error, now: Date()) { break }
-                logger.warning("movies: the poster of \(movie.id) could not be cached: \(error)")
+                logger.debug("movies: posters wait for the next pass (\((error as? FerryError)?.message ?? "\(error)"))")
+                break
             }
         }
         return downloaded

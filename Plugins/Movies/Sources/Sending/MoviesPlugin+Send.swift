@@ -30,7 +30,7 @@ extension MoviesPlugin {
                     body: try patch.requestBody()
                 )
             )
-        } catch let failure as RemoteFailure where failure.status == 404 {
+        } catch let failure as RemoteFailure where failure.status == 404 && failure.code == "movie_not_found" {
             // Deleted on another device: a conflict (`current: null`) for the policy to
             // decide, not a dead letter.
             return .conflict(reason: "\(id) was deleted on the server", remote: Data("null".utf8))
@@ -49,7 +49,7 @@ extension MoviesPlugin {
                     headers: precondition(operation)
                 )
             )
-        } catch let failure as RemoteFailure where failure.status == 404 {
+        } catch let failure as RemoteFailure where failure.status == 404 && failure.code == "movie_not_found" {
             return .alreadyDone(reason: "\(id) was already gone from the server", apply: removed)
         }
         return .delivered(apply: removed)
@@ -71,17 +71,9 @@ extension MoviesPlugin {
     /// `add_title`: match the title on TMDB (unless a TMDB id was chosen by hand), then add
     /// by TMDB id. No single best match: the pending row records the reason and the
     /// candidates, and the operation becomes a dead letter that `movies resolve` revives.
+    /// A refused TMDB token throws a `configuration` error: the kernel holds the match until
+    /// plugins.movies changes.
     func sendAddTitle(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
-        do {
-            return try await matchAndAdd(operation, context: context)
-        } catch let error as FerryError where error.code == .configuration {
-            // TMDB refused the configured token: the match waits for plugins.movies.tmdb to
-            // change, and goes by itself once it has.
-            return .needsConfiguration(reason: error.message)
-        }
-    }
-
-    private func matchAndAdd(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         let localID = operation.entity
         let chosen = try await context.store.read { db in try PendingMovies.get(localID, in: db)?.tmdbId }

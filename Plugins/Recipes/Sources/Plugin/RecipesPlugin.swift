@@ -67,7 +67,8 @@ public struct RecipesPlugin: SyncPlugin {
     }
 
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
-        guard let remote = conflict.remote else { return }
+        // A recipe conflicts only on a create the remote already has; a deletion keeps ours.
+        guard let remote = conflict.remote, !conflict.remoteDeleted else { return }
         let local = try Recipe.find(conflict.entity, in: db)
         try Recipe.fromRemote(remote, keeping: local, now: clock.now()).save(in: db)
     }
