@@ -98,7 +98,7 @@ public struct AudioPlugin: SyncPlugin {
 
     /// Removes every downloaded track and what this device kept, and drops the waiting downloads.
     public func removeFilesForSignOut(_ context: PluginContext) async throws {
-        try await context.store.write { db in try Ownership.forgetAll(in: db) }
+        try await context.commit { db, _ in try Ownership.forgetAll(in: db) }
         try await Keeper(plugin: self, context: context).settle()
         try await files.purge()
     }

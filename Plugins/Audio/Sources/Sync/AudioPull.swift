@@ -38,7 +38,7 @@ struct AudioPull: Sendable {
                 return true
             }
         )
-        let changes = try await context.store.write { db in try Reconciliation.run(in: db) }
+        let changes = try await context.commit { db, _ in try Reconciliation.run(in: db) }.value
         for line in changes.lines { context.logger.info("audio: \(line)") }
         return albums + collections
     }

@@ -28,11 +28,11 @@ struct Keeper: Sendable {
         let name = AudioPlugin.name
         let have = Set(complete.map(\.key))
         let owner = files.owner
-        let (kept, ahead, toFetch) = try await context.store.write { db in
+        let (kept, ahead, toFetch) = try await context.commit { db, _ in
             // Read again here: a file that arrived since `entries()` is not an eviction.
             try Ownership.forgetEvicted(keeping: FileCache.completeKeys(owner: owner, in: db), in: db)
             return (try Ownership.keptFiles(in: db), try Ownership.aheadFiles(in: db), try Ownership.aheadToFetch(in: db))
-        }
+        }.value
         let wanted = kept.union(ahead)
         var report = Report()
         for file in complete {
