@@ -30,20 +30,18 @@ public struct AudioLibrary: Sendable {
     var files: FileCache { plugin.files }
 
     /// Brings the library up to date from the remote (and reconciles downloaded
-    /// collections). Returns nil when it did, or why the library stays as last pulled
-    /// (offline, or the remote did not answer); other failures are thrown.
+    /// collections), through the kernel's cached reader. Returns nil when it did, or why the
+    /// library stays as last pulled (offline, or the remote did not answer).
     @discardableResult
     public func refresh() async throws -> String? {
-        let state = await runtime.connectivity.current()
-        guard state.reachable else { return "\(state.summary): showing the library as last pulled" }
-        do {
-            try await runtime.pull(AudioPlugin.name)
-            return nil
-        } catch {
-            guard case .offline(let reason) = FailureClass.classify(error, now: runtime.clock.now()) else { throw error }
-            await runtime.connectivity.reportUnreachable()
-            return "the server did not answer (\(reason)): showing the library as last pulled"
-        }
+        let (runtime, name) = (self.runtime, AudioPlugin.name)
+        let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
+        let read = try await reader.read(
+            .cacheThenNetwork,
+            cache: { CacheSnapshot(value: true, hasPendingWrites: false) },
+            refresh: { _ = try await runtime.pull(name) }
+        )
+        return read?.offline.map { "\($0): showing the library as last pulled" }
     }
 
     /// The albums of the library, from the cache (`refresh` first for the remote's).
