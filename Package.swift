@@ -130,10 +130,17 @@ func domainPluginTargets(_ name: String) -> [Target] {
         ),
         .testTarget(
             name: "\(name)PluginTests",
-            dependencies: [.target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer"],
+            dependencies: [.target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer"]
+                + pluginTestExtras(name),
             path: "Plugins/\(name)/Tests"
         ),
     ]
+}
+
+/// What a plugin's tests need beyond the kernel and the reference server: Movies runs a
+/// TMDB stand-in of its own on Hummingbird.
+func pluginTestExtras(_ name: String) -> [Target.Dependency] {
+    name == "Movies" ? [.product(name: "Hummingbird", package: "hummingbird")] : []
 }
 
 for target in package.targets where target.type != .system {

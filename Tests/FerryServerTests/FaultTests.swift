@@ -78,7 +78,7 @@ struct FaultTests {
             _ = try await server.request(
                 .POST,
                 "/v1/movies",
-                json: ["tmdb_id": 603],
+                json: ["tmdb_id": 603, "title": "The Matrix"],
                 token: token,
                 headers: ["Idempotency-Key": "drop-1"]
             )
@@ -86,7 +86,7 @@ struct FaultTests {
         let retry = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 603],
+            json: ["tmdb_id": 603, "title": "The Matrix"],
             token: token,
             headers: ["Idempotency-Key": "drop-1"]
         )

@@ -7,7 +7,7 @@ struct IdempotencyTests {
         let server = try await TestServer.start()
         let token = try await server.login()
         let headers = ["Idempotency-Key": "add-heat-1"]
-        let body: [String: Any] = ["tmdb_id": 603, "recommender": "Kim"]
+        let body: [String: Any] = ["tmdb_id": 603, "title": "The Matrix", "recommender": "Kim"]
         let first = try await server.request(.POST, "/v1/movies", json: body, token: token, headers: headers)
         #expect(first.status == 201)
         #expect(first.header("Idempotent-Replayed") == nil)
@@ -27,13 +27,13 @@ struct IdempotencyTests {
         let token = try await server.login()
         let headers = ["Idempotency-Key": "k-1"]
         #expect(
-            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: token, headers: headers).status
+            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603, "title": "The Matrix"], token: token, headers: headers).status
                 == 201
         )
         let reused = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 550],
+            json: ["tmdb_id": 550, "title": "Fight Club"],
             token: token,
             headers: headers
         )
@@ -56,7 +56,7 @@ struct IdempotencyTests {
         let first = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 949],
+            json: ["tmdb_id": 949, "title": "Heat"],
             token: token,
             headers: headers
         )
@@ -64,7 +64,7 @@ struct IdempotencyTests {
         let second = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 949],
+            json: ["tmdb_id": 949, "title": "Heat"],
             token: token,
             headers: headers
         )
@@ -79,13 +79,13 @@ struct IdempotencyTests {
         let sam = try await server.login("sam", "sam-password")
         let headers = ["Idempotency-Key": "same-key"]
         #expect(
-            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603], token: demo, headers: headers).status
+            try await server.request(.POST, "/v1/movies", json: ["tmdb_id": 603, "title": "The Matrix"], token: demo, headers: headers).status
                 == 201
         )
         let samResponse = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 603],
+            json: ["tmdb_id": 603, "title": "The Matrix"],
             token: sam,
             headers: headers
         )
@@ -100,7 +100,7 @@ struct IdempotencyTests {
         let response = try await server.request(
             .POST,
             "/v1/movies",
-            json: ["tmdb_id": 603],
+            json: ["tmdb_id": 603, "title": "The Matrix"],
             token: token,
             headers: ["Idempotency-Key": String(repeating: "k", count: 300)]
         )
@@ -119,7 +119,7 @@ struct IdempotencyFingerprintTests {
         let first = try await server.request(
             .POST,
             "/v1/movies",
-            body: Data(#"{"tmdb_id":603,"recommender":"Kim"}"#.utf8),
+            body: Data(#"{"tmdb_id":603,"title":"The Matrix","recommender":"Kim"}"#.utf8),
             token: token,
             headers: headers
         )
@@ -127,7 +127,7 @@ struct IdempotencyFingerprintTests {
         let second = try await server.request(
             .POST,
             "/v1/movies",
-            body: Data(#"{ "recommender": "Kim",  "tmdb_id": 603 }"#.utf8),
+            body: Data(#"{ "recommender": "Kim", "title": "The Matrix",  "tmdb_id": 603 }"#.utf8),
             token: token,
             headers: headers
         )
@@ -148,7 +148,7 @@ struct IdempotencyConcurrencyTests {
                     let response = try await server.request(
                         .POST,
                         "/v1/movies",
-                        json: ["tmdb_id": 550],
+                        json: ["tmdb_id": 550, "title": "Fight Club"],
                         token: token,
                         headers: ["Idempotency-Key": "race-1"]
                     )

@@ -11,7 +11,7 @@ struct PersistenceTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await TestServer.start { $0.dataDirectory = directory }
         let token = try await first.login()
-        #expect(try await first.request(.POST, "/v1/movies", json: ["tmdb_id": 78], token: token).status == 201)
+        #expect(try await first.request(.POST, "/v1/movies", json: ["tmdb_id": 78, "title": "Blade Runner"], token: token).status == 201)
         await first.stop()
         #expect(FileManager.default.fileExists(atPath: directory + "/server.sqlite"))
 

@@ -71,7 +71,7 @@ struct LocalFirstReadTests {
         try await harness.test.runOnce()
         #expect(try await harness.library().movie("m_stale_1") == nil)
         #expect(try await harness.library().movies().count == 4)
-        #expect(try await store.read { db in try SettingsStore.text(for: "movies.cache_schema", in: db) } == "1")
+        #expect(try await store.read { db in try SettingsStore.text(for: "movies.cache_schema", in: db) } == "2")
 
         // Once only: a later pass is incremental and leaves local rows it has no news of.
         try await store.write { db in try Self.insertStale("m_stale_2", in: db) }

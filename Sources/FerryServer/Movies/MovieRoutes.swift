@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// `/v1/movies`: the caller's movie list, filled from the TMDB catalogue.
+/// `/v1/movies`: the caller's movie list. Each entry carries the catalogue fields the client
+/// fetched from TMDB (`MovieDetails`) and the user's own (`MoviePatch`).
 enum MovieRoutes {
     static let collection = "movies"
     static let statuses: Set<String> = ["want_to_watch", "watching", "watched"]
@@ -41,30 +42,27 @@ enum MovieRoutes {
 
     static func add(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()
-        let body = try request.jsonObject(allowing: ["tmdb_id", "recommender", "status", "my_rating", "date_watched"])
+        let editable = MoviePatch.fields
+        let body = try request.jsonObject(allowing: MovieDetails.fields.union(editable).union(["tmdb_id"]))
         let tmdbID = try body.requiredInt("tmdb_id")
-        guard let film = TMDBCatalogue.film(tmdbID) else {
-            throw APIError(
-                .notFound,
-                "tmdb_movie_not_found",
-                "TMDB has no movie with id \(tmdbID).",
-                details: ["tmdb_id": .int(tmdbID)]
-            )
-        }
-        var fields = try MoviePatch.validated(body.filter { $0.key != "tmdb_id" })
-        if fields["status"] == nil { fields["status"] = "want_to_watch" }
-        let initial = fields
+        guard tmdbID > 0 else { throw APIError.invalidField("tmdb_id", "tmdb_id must be a positive TMDB id.") }
+        var entry = try MovieDetails.validated(body)
+        entry.merge(try MoviePatch.validated(body.filter { editable.contains($0.key) })) { $1 }
+        entry["tmdb_id"] = .int(tmdbID)
+        for key in ["my_rating", "date_watched", "recommender"] where entry[key] == nil { entry[key] = .null }
+        if entry["status"] == nil { entry["status"] = "want_to_watch" }
+        let title = entry["title"]?.stringValue ?? ""
+        let fields = entry
         let now = env.now
         let movie = try await env.database.write { db in
             if let existing = try find(db, scope: user.scope, tmdbID: tmdbID) {
                 throw APIError.conflict(
                     "movie_already_in_list",
-                    "'\(film.title)' is already in the list.",
+                    "'\(title)' is already in the list.",
                     current: existing
                 )
             }
-            var data = entity(for: film)
-            for (key, value) in initial { data[key] = value }
+            var data = JSON.object(fields)
             data["created_at"] = .string(Timestamp.string(now))
             let movie = try Entities.put(
                 db,
@@ -104,13 +102,15 @@ enum MovieRoutes {
         ).first
     }
 
-    /// A list entry's catalogue fields for a film.
+    /// A demo list entry for a film of the reference catalogue, with the fields a client
+    /// would have fetched from TMDB.
     static func entity(for film: TMDBFilm) -> JSON {
         [
             "tmdb_id": .int(film.id), "imdb_id": .string(film.imdbID), "title": .string(film.title),
             "year": .optional(film.year), "genres": .array(film.genreNames.map(JSON.string)),
             "director": .string(film.director), "overview": .string(film.overview),
-            "poster_path": .string(film.posterPath),
+            "poster_path": .string(film.posterPath), "original_title": .string(film.originalTitle),
+            "runtime": .int(film.runtime),
             "status": "want_to_watch", "my_rating": .null, "date_watched": .null, "recommender": .null,
         ]
     }

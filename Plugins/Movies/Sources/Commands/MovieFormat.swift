@@ -29,11 +29,16 @@ enum MovieFormat {
 
     static func details(_ movie: Movie, poster: String?) -> String {
         var lines: [(String, String)] = [
-            ("id", movie.id), ("title", movie.label), ("status", status(movie.status)),
+            ("id", movie.id), ("title", movie.label),
+        ]
+        if let original = movie.originalTitle, original != movie.title { lines.append(("original", original)) }
+        lines += [
+            ("status", status(movie.status)),
             ("my rating", movie.myRating.map { "\($0)/10" } ?? "-"), ("watched on", movie.dateWatched ?? "-"),
             ("recommender", movie.recommender ?? "-"),
             ("genres", movie.genres.isEmpty ? "-" : movie.genres.joined(separator: ", ")),
-            ("director", movie.director ?? "-"), ("tmdb id", movie.tmdbId.map(String.init) ?? "-"),
+            ("director", movie.director ?? "-"), ("runtime", movie.runtime.map { "\($0) min" } ?? "-"),
+            ("tmdb id", movie.tmdbId.map(String.init) ?? "-"),
             ("imdb id", movie.imdbId ?? "-"), ("poster path", movie.posterPath ?? "-"),
         ]
         if let poster { lines.append(("poster file", poster)) }

@@ -11,10 +11,33 @@ extension MoviesPlugin {
         var recommender: String?
     }
 
-    /// The body of `POST /v1/movies`.
+    /// The body of `POST /v1/movies`: the movie as fetched from TMDB, and who recommended it.
     struct AddBody: Encodable {
         var tmdbId: Int
+        var title: String
+        var originalTitle: String?
+        var year: Int?
+        var overview: String?
+        var genres: [String]
+        var director: String?
+        var runtime: Int?
+        var imdbId: String?
+        var posterPath: String?
         var recommender: String?
+
+        init(_ details: TMDBMovieDetails, recommender: String?) {
+            tmdbId = details.id
+            title = details.title
+            originalTitle = details.originalTitle
+            year = details.year
+            overview = details.overview.flatMap { $0.isEmpty ? nil : $0 }
+            genres = (details.genres ?? []).map(\.name)
+            director = details.director
+            runtime = details.runtime.flatMap { $0 > 0 ? $0 : nil }
+            imdbId = details.imdb
+            posterPath = details.posterPath
+            self.recommender = recommender
+        }
     }
 
     func sendUpdate(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
@@ -55,17 +78,13 @@ extension MoviesPlugin {
         return .delivered(apply: removed)
     }
 
-    /// `add`: by TMDB id. A movie already in the list is adopted as it is on the server.
+    /// `add`: by TMDB id, with the movie's details fetched from TMDB. A movie already in
+    /// the list is adopted as it is on the server.
     func sendAdd(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         guard let tmdbID = payload.tmdbId else { throw FerryError(.plugin, "a movies add operation has no tmdb_id") }
-        return try await addToServer(
-            tmdbID: tmdbID,
-            recommender: payload.recommender,
-            imdbID: nil,
-            operation: operation,
-            context: context
-        )
+        let body = AddBody(try await tmdb.details(tmdbID), recommender: payload.recommender)
+        return try await addToServer(body, operation: operation, context: context)
     }
 
     /// `add_title`: match the title on TMDB (unless a TMDB id was chosen by hand), then add
@@ -97,43 +116,28 @@ extension MoviesPlugin {
                 }
             }
         }
-        let details = try await tmdb.details(tmdbID)
-        return try await addToServer(
-            tmdbID: tmdbID,
-            recommender: payload.recommender,
-            imdbID: details.imdb,
-            operation: operation,
-            context: context
-        )
+        let body = AddBody(try await tmdb.details(tmdbID), recommender: payload.recommender)
+        return try await addToServer(body, operation: operation, context: context)
     }
 
-    /// `POST /v1/movies`; on `409 movie_already_in_list` the existing entry is adopted.
-    /// The server's entry replaces the pending row; its id becomes the movie's id.
+    /// `POST /v1/movies` with the details fetched from TMDB; on `409 movie_already_in_list`
+    /// the existing entry is adopted. The server's entry replaces the pending row; its id
+    /// becomes the movie's id.
     private func addToServer(
-        tmdbID: Int,
-        recommender: String?,
-        imdbID: String?,
+        _ add: AddBody,
         operation: QueuedOperation,
         context: PluginContext
     ) async throws -> SendOutcome {
         let body: Data
         var already: String?
         do {
-            let response = try await context.transport.send(
-                try .json(
-                    "POST",
-                    "/v1/movies",
-                    body: AddBody(tmdbId: tmdbID, recommender: recommender)
-                )
-            )
-            body = response.body
+            body = try await context.transport.send(try .json("POST", "/v1/movies", body: add)).body
         } catch let failure as RemoteFailure where failure.status == 409 {
             guard let current = failure.currentEntity else { throw failure }
-            already = "TMDB \(tmdbID) was already in the list; keeping the server's entry"
+            already = "TMDB \(add.tmdbId) was already in the list; keeping the server's entry"
             body = current
         }
-        var movie = try ServerMovie.decode(body)
-        if movie.imdbId?.isEmpty ?? true, let imdbID { movie.imdbId = imdbID }
+        let movie = try ServerMovie.decode(body)
         let now = context.clock.now()
         let localID = operation.entity
         let remoteID = PendingMovies.isLocal(localID) ? movie.id : nil

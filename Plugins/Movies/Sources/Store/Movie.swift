@@ -11,6 +11,8 @@ public struct Movie: Codable, Sendable, Equatable {
     public var imdbId: String?
     /// The title.
     public var title: String
+    /// The title in the film's original language, when TMDB gives one.
+    public var originalTitle: String?
     /// The release year.
     public var year: Int?
     /// The genre names.
@@ -21,6 +23,8 @@ public struct Movie: Codable, Sendable, Equatable {
     public var overview: String?
     /// The TMDB poster path (`/file.png`), fetched from the image base.
     public var posterPath: String?
+    /// The running time in minutes.
+    public var runtime: Int?
     /// `want_to_watch`, `watching` or `watched`.
     public var status: String
     /// 1...10, or nil.

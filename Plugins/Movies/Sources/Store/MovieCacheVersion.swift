@@ -6,7 +6,7 @@ import SyncKernel
 /// from the server (once: the new version is stored in the same transaction).
 enum MovieCacheVersion {
     /// The layout this build writes. Bump it together with a migration that changes the cache.
-    static let current = "1"
+    static let current = "2"
     /// The settings key.
     static let key = "movies.cache_schema"
 

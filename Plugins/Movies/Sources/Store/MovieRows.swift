@@ -10,13 +10,15 @@ enum MovieRows {
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO movies_movies
-                    (id, tmdb_id, imdb_id, title, year, genres, director, overview, poster_path, status, my_rating,
-                     date_watched, recommender, version, created_at, updated_at, removed, server_json, cached_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                    (id, tmdb_id, imdb_id, title, original_title, year, genres, director, overview, poster_path,
+                     runtime, status, my_rating, date_watched, recommender, version, created_at, updated_at, removed,
+                     server_json, cached_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
                 """,
             arguments: [
-                movie.id, movie.tmdbId, movie.imdbId, movie.title, movie.year, try encodeGenres(movie.genres ?? []),
-                movie.director, movie.overview, movie.posterPath, movie.status, movie.myRating, movie.dateWatched,
+                movie.id, movie.tmdbId, movie.imdbId, movie.title, movie.originalTitle, movie.year,
+                try encodeGenres(movie.genres ?? []), movie.director, movie.overview, movie.posterPath, movie.runtime,
+                movie.status, movie.myRating, movie.dateWatched,
                 movie.recommender, movie.version ?? 0, movie.createdAt, movie.updatedAt, json,
                 now.timeIntervalSince1970,
             ]
@@ -114,11 +116,13 @@ enum MovieRows {
             tmdbId: row["tmdb_id"],
             imdbId: row["imdb_id"],
             title: row["title"],
+            originalTitle: row["original_title"],
             year: row["year"],
             genres: decodeGenres(row["genres"]),
             director: row["director"],
             overview: row["overview"],
             posterPath: row["poster_path"],
+            runtime: row["runtime"],
             status: row["status"],
             myRating: row["my_rating"],
             dateWatched: row["date_watched"],

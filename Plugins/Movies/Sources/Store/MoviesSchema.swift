@@ -7,7 +7,7 @@ import SyncKernel
 /// (and bumps `MovieCacheVersion.current`), so that the next pull rebuilds the cache
 /// from the server once.
 enum MoviesSchema {
-    static let migrations: [StoreMigration] = [movies, pending]
+    static let migrations: [StoreMigration] = [movies, pending, details]
 
     /// The full cache: every field of each movie, plus the server's JSON as received.
     static let movies = StoreMigration("movies.v1.movies") { db in
@@ -61,5 +61,16 @@ enum MoviesSchema {
                 );
                 """
         )
+    }
+
+    /// The original title and the running time, as the client now fetches them from TMDB.
+    static let details = StoreMigration("movies.v2.details") { db in
+        try db.execute(
+            sql: """
+                ALTER TABLE movies_movies ADD COLUMN original_title TEXT;
+                ALTER TABLE movies_movies ADD COLUMN runtime INTEGER;
+                """
+        )
+        try MovieCacheVersion.invalidate(in: db)
     }
 }

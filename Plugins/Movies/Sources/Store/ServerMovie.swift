@@ -7,11 +7,13 @@ struct ServerMovie: Codable, Sendable, Equatable {
     var tmdbId: Int?
     var imdbId: String?
     var title: String
+    var originalTitle: String?
     var year: Int?
     var genres: [String]?
     var director: String?
     var overview: String?
     var posterPath: String?
+    var runtime: Int?
     var status: String
     var myRating: Int?
     var dateWatched: String?

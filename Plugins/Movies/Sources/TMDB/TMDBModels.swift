@@ -37,10 +37,12 @@ struct TMDBMovieDetails: Decodable, Sendable, Equatable {
 
     var id: Int
     var title: String
+    var originalTitle: String?
     var imdbId: String?
     var releaseDate: String?
     var overview: String?
     var posterPath: String?
+    var runtime: Int?
     var genres: [Genre]?
     var externalIds: ExternalIDs?
     var credits: Credits?
@@ -48,6 +50,12 @@ struct TMDBMovieDetails: Decodable, Sendable, Equatable {
     /// The IMDb id, from `external_ids` or the top-level field.
     var imdb: String? {
         [externalIds?.imdbId, imdbId].compactMap { $0 }.first { !$0.isEmpty }
+    }
+
+    /// The release year, from `release_date` (`YYYY-MM-DD`; TMDB sends "" when unknown).
+    var year: Int? {
+        guard let date = releaseDate, date.count >= 4 else { return nil }
+        return Int(date.prefix(4))
     }
 
     /// The first crew member whose job is Director.
