@@ -101,6 +101,12 @@ public struct MoviesPlugin: SyncPlugin {
         try MovieRows.reapply(operation, in: db)
     }
 
+    /// An update sets the movie's own fields, so its conflicts are merged field by field:
+    /// a status changed here and a rating changed elsewhere both stand.
+    public func fieldChanges(_ operation: QueuedOperation) throws -> Data? {
+        operation.kind == "update" ? try MoviePatch(payload: operation.payload).requestBody() : nil
+    }
+
     /// Stores the server's movie after a conflict the server won.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote, let movie = try? ServerMovie.decode(remote) else {

@@ -27,7 +27,7 @@ struct ConflictsCommand: AsyncParsableCommand {
             Output(json: false).table(
                 ["ID", "PLUGIN", "KIND", "ENTITY", "POLICY", "OUTCOME", "REASON"],
                 views.map {
-                    [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.reason]
+                    [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.summary]
                 }
             )
         }
@@ -59,8 +59,15 @@ struct ConflictsCommand: AsyncParsableCommand {
 struct ConflictView: Encodable {
     let id, plugin, kind, entity, policy, outcome, reason, local: String
     let remote: String?
+    /// The fields both sides changed, with both values, when the write was merged field by field.
+    let fields: [FieldConflict]
     let status: Int
     let createdAt: Date
+
+    /// The reason, then each field both sides changed: `status: here "watched", server "watching"`.
+    var summary: String {
+        ([reason] + fields.map { "\($0.field): here \($0.local), server \($0.remote)" }).joined(separator: "; ")
+    }
 
     init(_ report: ConflictReport, description: String?) {
         id = report.id
@@ -72,6 +79,7 @@ struct ConflictView: Encodable {
         reason = description ?? report.reason
         local = String(decoding: report.local.prefix(2000), as: UTF8.self)
         remote = report.remote.map { String(decoding: $0.prefix(2000), as: UTF8.self) }
+        fields = report.fields
         status = report.status
         createdAt = report.createdAt
     }

@@ -23,6 +23,9 @@ public struct ConflictReport: Sendable, Equatable {
     public var remote: Data?
     /// Whether the remote deleted the entity: its current entity is JSON `null`.
     public var remoteDeleted: Bool { ConflictReport.isDeletion(remote) }
+    /// The fields both sides changed to different values, when the write was merged field
+    /// by field (`SyncPlugin.fieldChanges`); empty when it was decided whole.
+    public var fields: [FieldConflict]
     /// The remote's reason, as `RemoteFailure.reason` gives it.
     public var reason: String
     /// `open` until resolved; then `local`, `remote` or `merged`.
@@ -38,6 +41,7 @@ public struct ConflictReport: Sendable, Equatable {
         policy: ConflictPolicy,
         status: Int,
         remote: Data?,
+        fields: [FieldConflict] = [],
         reason: String,
         outcome: String,
         createdAt: Date
@@ -51,6 +55,7 @@ public struct ConflictReport: Sendable, Equatable {
         self.status = status
         self.local = operation.payload
         self.remote = remote
+        self.fields = fields
         self.reason = reason
         self.outcome = outcome
         self.createdAt = createdAt
@@ -69,6 +74,7 @@ extension ConflictReport {
         status = row["status"]
         local = row["local"]
         remote = row["remote"]
+        fields = (row["fields"] as String?).flatMap { try? JSONDecoder().decode([FieldConflict].self, from: Data($0.utf8)) } ?? []
         reason = row["reason"]
         outcome = row["outcome"]
         createdAt = Date(timeIntervalSince1970: row["created_at"])

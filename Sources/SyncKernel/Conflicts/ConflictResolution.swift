@@ -21,7 +21,30 @@ enum ConflictOutcome: Sendable {
         }
     }
 
-    /// Decides the outcome `policy` gives a conflict on `operation`.
+    /// Decides the outcome `policy` gives a conflict on `operation`. With `fields` (the
+    /// write merged field by field), the policy decides only the fields both sides changed:
+    /// the write goes on top of the remote's state without the fields the remote won.
+    static func decide(
+        _ policy: ConflictPolicy,
+        operation: QueuedOperation,
+        remote: Data?,
+        fields: FieldMerge?,
+        plugin: any SyncPlugin
+    ) throws -> ConflictOutcome {
+        guard let fields else { return try decide(policy, operation: operation, remote: remote, plugin: plugin) }
+        if fields.conflicts.isEmpty { return .merged(operation.payload) }
+        switch try decide(policy, operation: operation, remote: remote, plugin: plugin) {
+        case .local:
+            return .merged(operation.payload)
+        case .remote:
+            let rest = try FieldMerge.payload(operation.payload, dropping: fields.conflicts.map(\.field))
+            return rest.map(ConflictOutcome.merged) ?? .remote
+        case let other:
+            return other
+        }
+    }
+
+    /// Decides the outcome `policy` gives a conflict on `operation` as a whole.
     static func decide(
         _ policy: ConflictPolicy,
         operation: QueuedOperation,
@@ -44,6 +67,21 @@ enum ConflictOutcome: Sendable {
                 try plugin.merge(base: operation.base, local: operation.payload, remote: remote, kind: operation.kind)
             )
         }
+    }
+
+    /// A person's choice: the local write again, unconditionally, or the remote's state.
+    /// Keeping the remote's state of a write merged field by field keeps only the fields
+    /// both sides changed: the write's other fields still go on top.
+    static func settledByHand(
+        _ report: ConflictReport,
+        operation: QueuedOperation,
+        keepLocal: Bool
+    ) throws -> ConflictOutcome {
+        if keepLocal { return .local }
+        guard !report.fields.isEmpty,
+            let rest = try FieldMerge.payload(operation.payload, dropping: report.fields.map(\.field))
+        else { return .remote }
+        return .merged(rest)
     }
 
     /// Carries out the outcome in one transaction.
@@ -71,6 +109,8 @@ enum ConflictOutcome: Sendable {
                     in: db
                 )
             } else if case .merged(let payload) = self {
+                // The merged write goes on top of the remote's state, which the rows show
+                // from now on with the write applied again.
                 try OutboxQueries.resend(
                     operation.sequence,
                     payload: payload,
@@ -80,6 +120,8 @@ enum ConflictOutcome: Sendable {
                     now: now,
                     in: db
                 )
+                try plugin.adoptRemote(report, in: db)
+                try Rebase.entity(operation.entity, of: plugin, in: db)
             } else {
                 try OutboxQueries.resend(operation.sequence, force: true, attempts: attempts, now: now, in: db)
             }

@@ -8,12 +8,15 @@ public enum ConflictStore {
         try db.execute(
             sql: """
                 INSERT INTO kernel_conflicts
-                    (id, operation_id, plugin, kind, entity, policy, status, local, remote, reason, outcome, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, operation_id, plugin, kind, entity, policy, status, local, remote, fields, reason, outcome,
+                     created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 report.id, report.operationID.uuidString.lowercased(), report.plugin, report.kind, report.entity,
-                report.policy.rawValue, report.status, report.local, report.remote, report.reason, report.outcome,
+                report.policy.rawValue, report.status, report.local, report.remote,
+                report.fields.isEmpty ? nil : String(decoding: try JSONEncoder().encode(report.fields), as: UTF8.self),
+                report.reason, report.outcome,
                 report.createdAt.timeIntervalSince1970,
             ]
         )

@@ -12,9 +12,16 @@ extension SyncEngine {
         plugin: any SyncPlugin,
         now: Date
     ) async throws {
+        let fields = try Self.fieldMerge(operation, remote: remote, policy: policy.conflict, plugin: plugin)
         let outcome: ConflictOutcome
         do {
-            outcome = try ConflictOutcome.decide(policy.conflict, operation: operation, remote: remote, plugin: plugin)
+            outcome = try ConflictOutcome.decide(
+                policy.conflict,
+                operation: operation,
+                remote: remote,
+                fields: fields,
+                plugin: plugin
+            )
         } catch {
             runtime.logger.warning(
                 "\(operation.plugin) \(operation.kind): merge failed (\(error)); keeping the conflict for a person"
@@ -26,10 +33,13 @@ extension SyncEngine {
             policy: policy.conflict,
             status: status,
             remote: remote,
+            fields: fields?.conflicts ?? [],
             reason: reason,
             outcome: outcome.name,
             createdAt: now
         )
+        // Merged field by field with no field changed on both sides: no conflict at all.
+        let clean = fields?.conflicts.isEmpty ?? false
         try await writeEvenIfCancelled { db in
             try outcome.apply(
                 to: operation,
@@ -39,10 +49,29 @@ extension SyncEngine {
                 now: now,
                 in: db
             )
-            try ConflictStore.insert(report, in: db)
+            if !clean { try ConflictStore.insert(report, in: db) }
+        }
+        if clean {
+            runtime.logger.debug("\(operation.plugin) \(operation.kind) \(operation.entity): merged field by field")
+            return
         }
         summary.conflicts += 1
         runtime.events.emit(.conflict(report))
+    }
+
+    /// The write split field by field against its base, when its plugin names the fields
+    /// it sets and the policy decides per field (not `merge`, which is the plugin's own,
+    /// nor `first_write_wins`, for creates).
+    static func fieldMerge(
+        _ operation: QueuedOperation,
+        remote: Data?,
+        policy: ConflictPolicy,
+        plugin: any SyncPlugin
+    ) throws -> FieldMerge? {
+        guard policy != .merge, policy != .firstWriteWins, let remote,
+            let local = try plugin.fieldChanges(operation)
+        else { return nil }
+        return FieldMerge(base: operation.base, local: local, remote: remote)
     }
 }
 
@@ -65,7 +94,7 @@ extension FerryRuntime {
             else {
                 throw FerryError(.notFound, "the operation of conflict \(report.id) is gone, or its plugin is disabled")
             }
-            let outcome: ConflictOutcome = keepLocal ? .local : .remote
+            let outcome = try ConflictOutcome.settledByHand(report, operation: operation, keepLocal: keepLocal)
             let maxAttempts = policies.policy(plugin: report.plugin, kind: report.kind).retry.maxAttempts
             try outcome.apply(
                 to: operation,

@@ -74,6 +74,14 @@ public protocol SyncPlugin: Sendable {
     /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws
 
+    /// The fields of the remote's entity that `operation` sets, as a JSON object keyed as
+    /// the entity is (a cleared field as `null`), so that a conflict on it is merged field
+    /// by field: only a field the remote also changed, to another value, is a conflict, and
+    /// the policy decides that field alone. The operation's payload must then be a JSON
+    /// object with the same keys (the kernel drops the fields the remote won from it).
+    /// Default: nil, the operation writes the entity whole and a conflict is decided whole.
+    func fieldChanges(_ operation: QueuedOperation) throws -> Data?
+
     /// Merges a conflicting write for the `merge` policy. Default: not supported.
     func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data
 
@@ -131,6 +139,9 @@ extension SyncPlugin {
 
     /// Nothing to undo; the entity stays.
     public func discarded(_ operation: QueuedOperation, in db: Database) throws -> Bool { false }
+
+    /// Nil: the operation writes its entity whole.
+    public func fieldChanges(_ operation: QueuedOperation) throws -> Data? { nil }
 
     /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}

@@ -5,6 +5,7 @@ enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
         TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
+        conflictFields,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -172,5 +173,10 @@ enum KernelMigrations {
     /// it to change (`SendOutcome.needsConfiguration`).
     static let configurationHold = StoreMigration("kernel.v2.configuration_hold") { db in
         try db.execute(sql: "ALTER TABLE kernel_plugin_state ADD COLUMN configuration_hold TEXT")
+    }
+
+    /// The fields of a conflict merged field by field (`FieldConflict`, as JSON).
+    static let conflictFields = StoreMigration("kernel.v2.conflict_fields") { db in
+        try db.execute(sql: "ALTER TABLE kernel_conflicts ADD COLUMN fields TEXT")
     }
 }

@@ -17,10 +17,17 @@ struct MoviesHarness: Sendable {
     var clock: TestClock { test.clock }
     var connectivity: ManualConnectivity { test.connectivity }
 
-    /// Starts a server and a runtime; `movies` is extra YAML under `movies:`.
-    static func start(movies: String = "{}", store: FerryStore? = nil, folder: URL? = nil) async throws -> MoviesHarness
-    {
+    /// Starts a server and a runtime; `movies` is extra YAML under `movies:`. The server's
+    /// clock is the real one unless `serverNow` is given (the runtime's test clock starts
+    /// in 2027, ahead of it).
+    static func start(
+        movies: String = "{}",
+        store: FerryStore? = nil,
+        folder: URL? = nil,
+        serverNow: (@Sendable () -> Date)? = nil
+    ) async throws -> MoviesHarness {
         var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
+        if let serverNow { configuration.now = serverNow }
         configuration.passwordHashCost = 4
         configuration.demoTrackSeconds = 0.1
         var logger = Logger(label: "test.server")
