@@ -96,6 +96,15 @@ public struct AudioPlugin: SyncPlugin {
         try await files.usage().files
     }
 
+    /// Another account signed in: its albums and collections are fetched again (its files
+    /// went first, through `removeFilesForSignOut`).
+    public func forgetAccountData(in db: Database) throws {
+        try Ownership.forgetAll(in: db)
+        for table in ["audio_collection_albums", "audio_collections", "audio_album_tracks", "audio_tracks", "audio_albums"] {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+    }
+
     /// Removes every downloaded track and what this device kept, and drops the waiting downloads.
     public func removeFilesForSignOut(_ context: PluginContext) async throws {
         try await context.commit { db, _ in try Ownership.forgetAll(in: db) }

@@ -62,6 +62,16 @@ public struct FamilyPlugin: SyncPlugin {
         try FamilyCache.remap(localID: localID, to: remoteID, in: db)
     }
 
+    /// Another account signed in: its groups, members, rounds and votes are fetched again.
+    public func forgetAccountData(in db: Database) throws {
+        for table in [
+            "family_votes", "family_attendees", "family_picks", "family_suggestions", "family_rounds",
+            "family_members", "family_groups",
+        ] {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+    }
+
     /// Adopts the remote's state after a 409 it won (the other pick, the active round, a closed round).
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         try FamilyConflicts.adopt(conflict, in: db)

@@ -107,6 +107,13 @@ public struct MoviesPlugin: SyncPlugin {
         operation.kind == "update" ? try MoviePatch(payload: operation.payload).requestBody() : nil
     }
 
+    /// Another account signed in: its list is fetched again. Movies added offline by the
+    /// previous account leave the list; their adds stay queued for that account.
+    public func forgetAccountData(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM movies_movies; DELETE FROM movies_pending")
+        try MovieCacheVersion.invalidate(in: db)
+    }
+
     /// Stores the server's movie after a conflict the server won.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         guard let remote = conflict.remote, let movie = try? ServerMovie.decode(remote) else {

@@ -115,6 +115,11 @@ public struct DeclaredDomain: SyncPlugin {
         }
     }
 
+    /// Another account signed in: its documents are fetched again.
+    public func forgetAccountData(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM kernel_declared_entities WHERE domain = ?", arguments: [pluginName])
+    }
+
     /// Replaces the local document with the remote's, when the conflict carried it.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         if conflict.remoteDeleted { return try DeclaredEntities.delete(domain: pluginName, entity: conflict.entity, in: db) }

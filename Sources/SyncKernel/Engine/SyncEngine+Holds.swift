@@ -25,4 +25,12 @@ extension SyncEngine {
             runtime.events.emit(.resumedAfterLogin(plugin: plugin))
         }
     }
+
+    /// Makes the local data the signed-in account's before anything is sent or pulled, so
+    /// that a sign-in by another account in another process is followed too.
+    func followSignedInAccount() async throws {
+        guard let account = await runtime.credentials.account(), account != dataAccount else { return }
+        try await runtime.adoptLocalData(for: account)
+        dataAccount = account
+    }
 }

@@ -17,6 +17,8 @@ public actor SyncEngine: Service {
     var unanswered = 0
     /// When the engine next asks the credential provider whether a held queue can resume.
     var nextHoldCheck = Date.distantPast
+    /// The account the local data was last seen to belong to.
+    var dataAccount: String?
     /// When the engine next looks for leases left behind by another runner.
     var nextReclaim = Date.distantPast
     /// While work waits for connectivity: when the next probe goes, and the wait after it.
@@ -39,6 +41,7 @@ public actor SyncEngine: Service {
     public func runOnce() async throws -> RunSummary {
         summary = RunSummary()
         try await reclaimAbandonedLeases()
+        try await followSignedInAccount()
         try await releaseHolds()
         let state = await refreshConnectivity()
         try await drain()
@@ -78,6 +81,7 @@ public actor SyncEngine: Service {
         let poll = runtime.configuration.kernel.sync.pollInterval.value
         while !stopping.isSet && !Task.isCancelled {
             try await reclaimWhenDue()
+            try await followSignedInAccount()
             try await releaseHolds()
             try await probeSoonerWhileWorkWaits()
             let state = await refreshConnectivity()

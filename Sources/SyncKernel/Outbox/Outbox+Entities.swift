@@ -2,12 +2,16 @@ import Foundation
 import GRDB
 
 /// What plugins may ask of the outbox about their own entities, so that no plugin
-/// reads or writes the kernel's tables itself.
+/// reads or writes the kernel's tables itself. Every read sees the operations of the
+/// account the local data belongs to and those made while nobody was signed in, never
+/// another account's (`LocalDataAccount`).
 extension Outbox {
     /// Every operation of `plugin` on `entity` in the outbox, oldest first, dead ones included.
     public static func operations(plugin: String, entity: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq"),
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ?\(LocalDataAccount.filter) ORDER BY seq"
+            ),
             arguments: [plugin, entity]
         )
     }
@@ -33,6 +37,7 @@ extension Outbox {
                 sql: """
                     SELECT * FROM kernel_operations
                     WHERE plugin = ? AND state != 'dead' AND entity IN (\(databaseQuestionMarks(count: chunk.count)))
+                        \(LocalDataAccount.filter)
                     ORDER BY seq
                     """,
                 arguments: StatementArguments([plugin] + chunk)
@@ -50,7 +55,9 @@ extension Outbox {
     ) throws -> Set<String> {
         let filter = includingDead ? "" : " AND state != 'dead'"
         return try String.fetchSet(
-            db.cachedStatement(sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ?" + filter),
+            db.cachedStatement(
+                sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ?" + filter + LocalDataAccount.filter
+            ),
             arguments: [plugin]
         )
     }
@@ -59,7 +66,10 @@ extension Outbox {
     /// waits for a person (`ferry queue retry` or `discard`).
     public static func entitiesWithDeadLetters(plugin: String, in db: Database) throws -> Set<String> {
         try String.fetchSet(
-            db.cachedStatement(sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ? AND state = 'dead'"),
+            db.cachedStatement(
+                sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ? AND state = 'dead'"
+                    + LocalDataAccount.filter
+            ),
             arguments: [plugin]
         )
     }
@@ -88,7 +98,9 @@ extension Outbox {
     /// Every operation of `plugin` in the outbox, oldest first, dead ones included.
     public static func operations(plugin: String, in db: Database) throws -> [QueuedOperation] {
         try QueuedOperation.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE plugin = ? ORDER BY seq"),
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ?\(LocalDataAccount.filter) ORDER BY seq"
+            ),
             arguments: [plugin]
         )
     }

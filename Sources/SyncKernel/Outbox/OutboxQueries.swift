@@ -73,7 +73,8 @@ enum OutboxQueries {
     }
 
     /// Due operations of `plugins` whose requirements hold, oldest due first.
-    /// With an `account`, operations queued under another account wait.
+    /// With an `account`, operations queued under another account, or while nobody was
+    /// signed in, wait.
     static func due(
         now: Date,
         limit: Int,
@@ -97,7 +98,8 @@ enum OutboxQueries {
             sql += " AND requires_unmetered = 0"
         }
         if let account {
-            sql += " AND (account IS NULL OR account = ?)"
+            // Work queued while nobody was signed in waits too, until a login gives it an account.
+            sql += " AND account = ?"
             arguments += [account]
         }
         // An operation that waits for another entity goes once that entity has no

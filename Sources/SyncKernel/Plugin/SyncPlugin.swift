@@ -101,6 +101,13 @@ public protocol SyncPlugin: Sendable {
     /// session ends. Default: nothing to remove.
     func removeFilesForSignOut(_ context: PluginContext) async throws
 
+    /// Forgets this plugin's local copy of an account's data (its caches), because another
+    /// account signed in on this device, in the transaction that resets the pull cursors:
+    /// the next pull rebuilds it from the remote. Files go first, through
+    /// `removeFilesForSignOut`. Queued operations stay with their account; leave them and
+    /// the kernel's tables alone. Default: nothing to forget.
+    func forgetAccountData(in db: Database) throws
+
     /// One sentence about a conflict in the domain's words (which movie won), for
     /// `ferry conflicts list` and the runner's output. Default: nil, the remote's reason.
     func describe(_ conflict: ConflictReport) -> String?
@@ -142,6 +149,9 @@ extension SyncPlugin {
 
     /// Nil: the operation writes its entity whole.
     public func fieldChanges(_ operation: QueuedOperation) throws -> Data? { nil }
+
+    /// Nothing to forget.
+    public func forgetAccountData(in db: Database) throws {}
 
     /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}

@@ -59,14 +59,22 @@ extension FerryRuntime {
         }
     }
 
-    /// Drops every operation queued under `account`, dead letters and open conflicts
-    /// included, except those being sent right now; returns how many it dropped.
-    public func discardQueued(forAccount account: String) async throws -> Int {
+    /// How many unsent operations were queued while nobody was signed in.
+    public func queuedWhileSignedOut() async throws -> Int {
+        try await store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE account IS NULL") ?? 0
+        }
+    }
+
+    /// Drops every operation queued under `account` (nil: while nobody was signed in), dead
+    /// letters and open conflicts included, except those being sent right now; returns how
+    /// many it dropped.
+    public func discardQueued(forAccount account: String?) async throws -> Int {
         let registry = self.registry
         return try await store.write { db in
             let operations = try QueuedOperation.fetchAll(
                 db,
-                sql: "SELECT * FROM kernel_operations WHERE account = ? AND state != 'in_flight' ORDER BY seq",
+                sql: "SELECT * FROM kernel_operations WHERE account IS ? AND state != 'in_flight' ORDER BY seq",
                 arguments: [account]
             )
             for operation in operations {

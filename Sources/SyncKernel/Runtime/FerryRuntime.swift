@@ -222,6 +222,7 @@ public final class FerryRuntime: Sendable {
             ownedExecutor: owned
         )
         try await runtime.releaseConfigurationHolds()
+        try await runtime.adoptLocalDataOfSignedInAccount()
         return runtime
     }
 

@@ -210,6 +210,7 @@ public struct QueueInspector: Sendable {
                 "blocked behind operation \(ahead.shortID) (\(ahead.kind), \(ahead.state.rawValue)) on the same entity"
             )
         case .pending:
+            if let held = await heldForAccount(operation) { return held }
             if let entity = operation.dependsOn, let why = try await waitingForEntity(entity, of: operation) { return why }
             let plugin = operation.plugin
             let held = try await runtime.store.read { db in
@@ -255,6 +256,19 @@ extension UUID {
 }
 
 extension QueueInspector {
+    /// Why `operation` waits for an account: it was queued under another one, or while
+    /// nobody was signed in; nil when the signed-in account sends it.
+    private func heldForAccount(_ operation: QueuedOperation) async -> Explanation? {
+        guard let signedIn = await runtime.credentials.account(), operation.account != signedIn else { return nil }
+        guard let owner = operation.account else {
+            return Explanation(
+                "held: made while nobody was signed in; `ferry auth login` asks whether to keep it for the account that signs in",
+                remedy: .signIn
+            )
+        }
+        return Explanation("held for account \(owner): it is sent when that account signs in on this device")
+    }
+
     /// Why `operation` still waits for `entity`, or nil when that entity has left the outbox.
     private func waitingForEntity(_ entity: String, of operation: QueuedOperation) async throws -> Explanation? {
         let plugin = operation.plugin

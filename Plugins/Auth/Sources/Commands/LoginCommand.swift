@@ -15,8 +15,15 @@ struct LoginCommand: RuntimeCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "The username (asked for when left out).") var username: String?
     @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
-    @Flag(help: "Keep work queued by another account for that account (it waits for its login).") var keepQueued = false
-    @Flag(help: "Discard work queued by another account.") var discardQueued = false
+    @Flag(
+        help:
+            "Keep work queued by another account for that account (it waits for its login), and work made while nobody was signed in for this one."
+    ) var keepQueued = false
+    @Flag(help: "Discard work queued by another account or while nobody was signed in.") var discardQueued = false
+
+    func validate() throws {
+        if keepQueued && discardQueued { throw ValidationError("give --keep-queued or --discard-queued, not both") }
+    }
 
     func run(in runtime: FerryRuntime) async throws {
         let auth = try runtime.plugin(AuthPlugin.self)
@@ -26,6 +33,10 @@ struct LoginCommand: RuntimeCommand {
         let password = try readPassword()
         let session = try await auth.login(username: name, password: password)
         try await settleOtherAccounts(runtime: runtime, account: session.user.id)
+        try await settleSignedOutWork(runtime: runtime, account: session.user.id, username: session.user.username)
+        if try await runtime.adoptLocalData(for: session.user.id) {
+            print("the local data of the previous account was removed; the next sync fetches \(session.user.username)'s")
+        }
         try await runtime.resumeAfterLogin()
         if global.json {
             try Output(json: true).printJSON(SessionView(session, now: runtime.clock.now()))
@@ -53,30 +64,45 @@ struct LoginCommand: RuntimeCommand {
         return typed
     }
 
-    /// Work queued by another account is never sent under this one: keep it for its owner or discard it.
+    /// Work made while nobody was signed in is never sent silently as this account's: it is
+    /// kept for it (and sent) or discarded, as the person says; undecided, it stays held.
+    private func settleSignedOutWork(runtime: FerryRuntime, account: String, username: String) async throws {
+        let count = try await runtime.queuedWhileSignedOut()
+        guard count > 0 else { return }
+        switch keepOrDiscard("\(count) change(s) were made on this device while nobody was signed in. Keep them as \(username)'s and send them? (no discards them)") {
+        case true?:
+            let adopted = try await runtime.adoptSignedOutWork(for: account)
+            print("kept \(adopted) change(s) made while signed out; they are sent as \(username)'s")
+        case false?:
+            let dropped = try await runtime.discardQueued(forAccount: nil)
+            print("discarded \(dropped) change(s) made while signed out")
+        case nil:
+            Output.warn(
+                "\(count) change(s) made while nobody was signed in are held, not sent as \(username)'s; run `ferry auth login --keep-queued` to send them as \(username)'s, or `--discard-queued`"
+            )
+        }
+    }
+
+    /// Work queued by another account is never sent under this one: it is kept for its
+    /// owner (the default, when nobody says) or discarded.
     private func settleOtherAccounts(runtime: FerryRuntime, account: String) async throws {
         let others = try await runtime.queuedForOtherAccounts(than: account)
         guard !others.isEmpty else { return }
         let description = others.sorted { $0.key < $1.key }.map { "\($0.value) for \($0.key)" }.joined(separator: ", ")
-        var discard = discardQueued
-        if !keepQueued && !discardQueued {
-            guard Prompt.isInteractive else {
-                throw FerryError(
-                    .usage,
-                    "signed in, but work is queued for another account (\(description)); run login again with --keep-queued (it waits for that account) or --discard-queued"
-                )
-            }
-            discard = Prompt.confirm(
-                "Work is queued for another account (\(description)). Discard it? (no keeps it for that account)",
-                assumeYes: false
-            )
-        }
-        if discard {
+        if keepOrDiscard("Work is queued for another account (\(description)). Keep it for that account? (no discards it)") == false {
             var dropped = 0
             for other in others.keys { dropped += try await runtime.discardQueued(forAccount: other) }
             print("discarded \(dropped) operation(s) queued for another account")
         } else {
             print("kept \(others.values.reduce(0, +)) operation(s) for their account; they wait until it signs in")
         }
+    }
+
+    /// Keep (true) or discard (false), from the flags or else the person at the terminal;
+    /// nil when neither can say.
+    private func keepOrDiscard(_ question: String) -> Bool? {
+        if keepQueued || discardQueued { return keepQueued }
+        guard Prompt.isInteractive else { return nil }
+        return Prompt.confirm(question, assumeYes: false)
     }
 }

@@ -66,6 +66,12 @@ public struct RecipesPlugin: SyncPlugin {
         }
     }
 
+    /// Another account signed in: its recipes and saves are fetched again. The record of a
+    /// legacy import stays (it is this device's, not an account's).
+    public func forgetAccountData(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM recipes_saved; DELETE FROM recipes_recipes")
+    }
+
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         // A recipe conflicts only on a create the remote already has; a deletion keeps ours.
         guard let remote = conflict.remote, !conflict.remoteDeleted else { return }
