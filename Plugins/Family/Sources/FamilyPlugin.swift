@@ -62,6 +62,11 @@ public struct FamilyPlugin: SyncPlugin {
         try FamilyCache.remap(localID: localID, to: remoteID, in: db)
     }
 
+    /// Checks `ferry auth act-as` against the groups: cached, refreshed once when online.
+    public func checkActingAs(_ member: String, account: String, runtime: FerryRuntime) async -> MemberCheck? {
+        await FamilyClient(runtime: runtime).actingCheck(member, account: account)
+    }
+
     /// Another account signed in: its groups, members, rounds and votes are fetched again.
     public func forgetAccountData(in db: Database) throws {
         for table in [

@@ -108,6 +108,11 @@ public protocol SyncPlugin: Sendable {
     /// the kernel's tables alone. Default: nothing to forget.
     func forgetAccountData(in db: Database) throws
 
+    /// Whether the signed-in `account` may act as `member` (`ferry auth act-as`), as far as
+    /// this plugin's data tells: its cache, refreshed once when the remote is reachable.
+    /// Default: nil, the plugin knows no members.
+    func checkActingAs(_ member: String, account: String, runtime: FerryRuntime) async -> MemberCheck?
+
     /// One sentence about a conflict in the domain's words (which movie won), for
     /// `ferry conflicts list` and the runner's output. Default: nil, the remote's reason.
     func describe(_ conflict: ConflictReport) -> String?
@@ -149,6 +154,9 @@ extension SyncPlugin {
 
     /// Nil: the operation writes its entity whole.
     public func fieldChanges(_ operation: QueuedOperation) throws -> Data? { nil }
+
+    /// Nil: no members here.
+    public func checkActingAs(_ member: String, account: String, runtime: FerryRuntime) async -> MemberCheck? { nil }
 
     /// Nothing to forget.
     public func forgetAccountData(in db: Database) throws {}

@@ -7,7 +7,8 @@ struct ActAsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "act-as",
         abstract: "Act as a managed member (sent as X-Acting-As-Member), or as yourself with --self.",
-        discussion: "No server round trip: the server checks the right on each request."
+        discussion:
+            "The member is checked against the cached family groups (fetched again once when online): you may act as yourself or as a managed member you manage. Offline with nothing cached it cannot be checked; the server checks each request."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -20,7 +21,24 @@ struct ActAsCommand: RuntimeCommand {
     }
 
     func run(in runtime: FerryRuntime) async throws {
-        let session = try await runtime.plugin(AuthPlugin.self).act(as: asSelf ? nil : member)
-        print(session.actingAs.map { "acting as \($0)" } ?? "acting as yourself (\(session.user.username))")
+        let auth = try runtime.plugin(AuthPlugin.self)
+        guard let member, !asSelf else {
+            let session = try await auth.act(as: nil)
+            return print("acting as yourself (\(session.user.username))")
+        }
+        let checks = await runtime.checkActingAs(member)
+        for case .refused(let reason) in checks { throw FerryError(.usage, reason) }
+        _ = try await auth.act(as: member)
+        let name = checks.lazy.compactMap { check -> String? in
+            if case .allowed(let name) = check { return name }
+            return nil
+        }.first
+        if let name { return print("acting as \(name) (\(member))") }
+        print("acting as \(member)")
+        let unchecked = checks.lazy.compactMap { check -> String? in
+            if case .unchecked(let reason) = check { return reason }
+            return nil
+        }.first
+        Output.warn("not checked: \(unchecked ?? "no enabled plugin knows members"); the server checks each request")
     }
 }

@@ -13,6 +13,15 @@ public struct FamilyRoundView: Sendable, Encodable {
     /// The movie this device picked when it lost the race for the pick.
     public var lostPick: Int?
 
+    /// Every member id the view names: attendees, who suggested, who picked, who voted here.
+    public var memberIDs: Set<String> {
+        var ids = Set(attendees)
+        ids.formUnion(detail.suggestions.compactMap(\.suggestedByMemberID))
+        if let picker = detail.pick?.pickedByMemberID { ids.insert(picker) }
+        ids.formUnion(localVotes.map(\.memberKey).filter { $0 != FamilyClient.selfKey })
+        return ids
+    }
+
     enum CodingKeys: String, CodingKey {
         case detail = "round"
         case attendees

@@ -14,9 +14,19 @@ struct GroupsCommand: RuntimeCommand {
         if fetched.value.isEmpty {
             return print("You are in no group yet; create one with `ferry family group create NAME`.")
         }
-        Output(json: false).table(
-            ["ID", "NAME", "CREATOR"],
-            fetched.value.map { [$0.id, $0.name, $0.creatorUserID ?? "-"] }
-        )
+        let client = FamilyClient(runtime: runtime)
+        var rows: [[String]] = []
+        for group in fetched.value {
+            rows.append([group.id, group.name, await Self.creator(of: group, client: client)])
+        }
+        Output(json: false).table(["ID", "NAME", "CREATOR"], rows)
+    }
+
+    /// The creator's name, from the group's members (fetched once when not cached); the
+    /// account id when no member names it.
+    static func creator(of group: FamilyGroup, client: FamilyClient) async -> String {
+        guard let creator = group.creatorUserID else { return "-" }
+        let members = await client.members(of: group.id) { $0.contains { $0.userID == creator } }
+        return members.first { $0.userID == creator }?.displayName ?? creator
     }
 }

@@ -64,8 +64,9 @@ struct RoundCommand: AsyncParsableCommand {
             let fetched = try await client.round(round)
             if global.json { return try Output(json: true).printJSON(fetched) }
             FamilyPrinter.cacheNote(fetched, now: runtime.clock.now())
-            let members = try await runtime.store.read { db in
-                try FamilyCache.groupDetail(fetched.value.detail.round.groupID, in: db)?.members ?? []
+            let named = fetched.value.memberIDs
+            let members = await client.members(of: fetched.value.detail.round.groupID) {
+                named.isSubset(of: Set($0.map(\.id)))
             }
             print(FamilyPrinter.round(fetched.value, members: members), terminator: "")
         }

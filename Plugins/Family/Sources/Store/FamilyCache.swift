@@ -88,6 +88,12 @@ public enum FamilyCache {
 
     // MARK: Members
 
+    /// The cached member `id`, in whichever group; nil when unknown here.
+    public static func member(_ id: String, in db: Database) throws -> FamilyMember? {
+        try Data.fetchOne(db, sql: "SELECT json FROM family_members WHERE id = ?", arguments: [id])
+            .map { try decode(FamilyMember.self, $0) }
+    }
+
     static func storeMember(_ member: FamilyMember, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO family_members (id, group_id, json) VALUES (?, ?, ?)",
