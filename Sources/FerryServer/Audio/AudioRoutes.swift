@@ -51,7 +51,7 @@ enum AudioRoutes {
         }
         let name = try body.optionalString("name")
         let now = env.now
-        let (collection, created) = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             for albumID in albumIDs where try Entities.fetch(db, "audio_albums", scope: scope, id: albumID) == nil {
                 throw APIError.notFound("album_not_found", "No album '\(albumID)'.")
             }
@@ -64,7 +64,8 @@ enum AudioRoutes {
             return (
                 try Entities.put(db, "audio_collections", scope: scope, id: id, data: data, now: now), current == nil
             )
+        } answer: { (collection, created) in
+            .entity(collection, status: created ? .created : .ok)
         }
-        return .entity(collection, status: created ? .created : .ok)
     }
 }

@@ -53,8 +53,11 @@ enum AuthRoutes {
 
     static func logout(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()
-        try await env.database.write { db in try Sessions.revoke(db, sessionID: user.sessionID) }
-        return .noContent
+        return try await env.database.commit(now: env.now) { db in
+            try Sessions.revoke(db, sessionID: user.sessionID)
+        } answer: { _ in
+            .noContent
+        }
     }
 
     static func me(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {

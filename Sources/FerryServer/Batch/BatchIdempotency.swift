@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// The idempotency records of one batch's sub-requests: looked up together before they
-/// run and saved together after, so that a sub-request costs one database access (its
-/// own write) instead of three.
+/// run. A sub-request's effect records its answer in its own transaction
+/// (`ServerDatabase.commit`); answers without an effect (refusals) are saved together
+/// after the batch.
 ///
 /// The batch claims its keys before it reads their records and holds them until it has
 /// saved the new ones: a request with one of those keys elsewhere either finished before
@@ -74,11 +75,12 @@ final class BatchIdempotency: Sendable {
         state.withLock { $0.records[key] }
     }
 
-    /// Remembers the answer to `key`, for a later sub-request with the same key and for `save`.
-    func remember(key: String, fingerprint: String, response: APIResponse) {
+    /// Remembers the answer to `key`, for a later sub-request with the same key, and for
+    /// `finish` unless it was `saved` with its effect.
+    func remember(key: String, fingerprint: String, response: APIResponse, saved: Bool) {
         state.withLock { state in
             state.records[key] = IdempotencyStore.Record(fingerprint: fingerprint, response: response)
-            state.unsaved.append(Unsaved(key: key, fingerprint: fingerprint, response: response))
+            if !saved { state.unsaved.append(Unsaved(key: key, fingerprint: fingerprint, response: response)) }
         }
     }
 

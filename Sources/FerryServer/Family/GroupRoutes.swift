@@ -47,7 +47,7 @@ enum GroupRoutes {
         let body = try request.jsonObject(allowing: ["name"])
         let name = try body.requiredString("name")
         let now = env.now
-        let group = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let groupID = TokenGenerator.id(prefix: "g_")
             let scope = FamilyAccess.scope(groupID)
             try Entities.put(
@@ -74,8 +74,9 @@ enum GroupRoutes {
                 now: now
             )
             return try detail(db, groupID: groupID)
+        } answer: { group in
+            .entity(group, status: .created, headers: ["Location": "/v1/groups/\(group["id"]?.stringValue ?? "")"])
         }
-        return .entity(group, status: .created, headers: ["Location": "/v1/groups/\(group["id"]?.stringValue ?? "")"])
     }
 
     static func show(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
@@ -114,7 +115,7 @@ enum GroupRoutes {
             throw APIError.invalidField("display_name", "A managed member needs a non-empty display_name.")
         }
         let now = env.now
-        let member = try await env.database.write { db -> JSON in
+        return try await env.database.commit(now: now) { db -> JSON in
             let access = try FamilyAccess.resolve(db, groupID: groupID, request: request)
             let memberID = TokenGenerator.id(prefix: "mem_")
             if managed {
@@ -153,7 +154,8 @@ enum GroupRoutes {
                 ],
                 now: now
             )
+        } answer: { member in
+            .entity(member, status: .created)
         }
-        return .entity(member, status: .created)
     }
 }

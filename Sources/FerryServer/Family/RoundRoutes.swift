@@ -33,7 +33,7 @@ enum RoundRoutes {
         let name = try body.optionalString("name")
         let requested = try RoundAttendees.parse(body)
         let now = env.now
-        let round = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let access = try FamilyAccess.resolve(db, groupID: groupID, request: request)
             let attendees = try RoundAttendees.resolve(
                 requested,
@@ -62,8 +62,9 @@ enum RoundRoutes {
                 now: now
             )
             return try detail(db, round: round, scope: access.scope)
+        } answer: { round in
+            .entity(round, status: .created, headers: ["Location": "/v1/rounds/\(round["id"]?.stringValue ?? "")"])
         }
-        return .entity(round, status: .created, headers: ["Location": "/v1/rounds/\(round["id"]?.stringValue ?? "")"])
     }
 
     static func show(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
@@ -79,7 +80,7 @@ enum RoundRoutes {
         let roundID = try Identifier.validated(request.parameter("id"))
         if !request.body.isEmpty { _ = try request.jsonObject(allowing: []) }
         let now = env.now
-        let round = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let (access, current) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             try Conditional.check(request, current: current)
             var round = current
@@ -89,8 +90,9 @@ enum RoundRoutes {
                 round = try Entities.put(db, "rounds", scope: access.scope, id: roundID, data: round, now: now)
             }
             return try detail(db, round: round, scope: access.scope)
+        } answer: { round in
+            .entity(round)
         }
-        return .entity(round)
     }
 
     /// A round with `attendees`, `suggestions`, `votes`, `tallies` (per tmdb_id: up, down, score) and `pick`.

@@ -39,7 +39,7 @@ enum VotingRoutes {
         let roundID = try Identifier.validated(request.parameter("id"))
         let film = try film(try request.jsonObject(allowing: ["tmdb_id"]).requiredInt("tmdb_id"))
         let now = env.now
-        let (suggestion, created) = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let (access, round) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             try requireVoting(round)
             let id = "\(roundID)-\(film.id)"
@@ -60,8 +60,9 @@ enum VotingRoutes {
                     now: now
                 ), true
             )
+        } answer: { (suggestion, created) in
+            .entity(suggestion, status: created ? .created : .ok)
         }
-        return .entity(suggestion, status: created ? .created : .ok)
     }
 
     /// One vote per member per film per round; a new vote replaces the old (idempotent upsert).
@@ -77,7 +78,7 @@ enum VotingRoutes {
         }
         let user = try request.requireUser()
         let now = env.now
-        let (vote, created) = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let (access, round) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             try requireVoting(round)
             let id = "\(roundID)-\(tmdbID)-\(access.actingID)"
@@ -96,8 +97,9 @@ enum VotingRoutes {
                     now: now
                 ), existing == nil
             )
+        } answer: { (vote, created) in
+            .entity(vote, status: created ? .created : .ok)
         }
-        return .entity(vote, status: created ? .created : .ok)
     }
 
     /// The pick: exactly once per round, by the group's creator only.
@@ -105,7 +107,7 @@ enum VotingRoutes {
         let roundID = try Identifier.validated(request.parameter("id"))
         let film = try film(try request.jsonObject(allowing: ["tmdb_id"]).requiredInt("tmdb_id"))
         let now = env.now
-        let pick = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let (access, current) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             guard access.actingIsCreator else {
                 throw APIError.forbidden("Only the group's creator may pick the movie.")
@@ -129,7 +131,8 @@ enum VotingRoutes {
                 ],
                 now: now
             )
+        } answer: { pick in
+            .entity(pick, status: .created)
         }
-        return .entity(pick, status: .created)
     }
 }

@@ -98,11 +98,14 @@ struct Dispatcher: Sendable {
             "A request with this Idempotency-Key is still being processed.",
             headers: ["Retry-After": "1"]
         )
+        let idempotent = IdempotentRequest(userID: user.id, key: key, fingerprint: fingerprint)
         if let batch {
             // The batch holds its keys' claims and has read their records.
             guard !batch.isBusy(key) else { throw inFlight }
-            let response = try await respond(route, request)
-            if response.status.code < 500 { batch.remember(key: key, fingerprint: fingerprint, response: response) }
+            let response = try await respond(route, request, idempotent: idempotent)
+            if response.status.code < 500 {
+                batch.remember(key: key, fingerprint: fingerprint, response: response, saved: idempotent.isRecorded)
+            }
             return response
         }
         let claim = BatchIdempotency.claim(user.id, key)
@@ -113,9 +116,10 @@ struct Dispatcher: Sendable {
         }) {
             return try replay(record, fingerprint: fingerprint, key: key)
         }
-        let response = try await respond(route, request)
-        // A 5xx is not recorded: the request may be retried.
-        if response.status.code < 500 {
+        let response = try await respond(route, request, idempotent: idempotent)
+        // An answer without an effect (a refusal) is recorded here; a 5xx is not: the
+        // request may be retried.
+        if response.status.code < 500, !idempotent.isRecorded {
             let now = environment.now
             try await environment.database.write { db in
                 try IdempotencyStore.save(
@@ -131,10 +135,17 @@ struct Dispatcher: Sendable {
         return response
     }
 
-    /// The handler's answer; an `APIError` is an answer too, other errors are not.
-    private func respond(_ route: Route, _ request: APIRequest) async throws -> APIResponse {
+    /// The handler's answer; an `APIError` is an answer too, other errors are not. The
+    /// handler's effect records its answer as it commits (`ServerDatabase.commit`).
+    private func respond(
+        _ route: Route,
+        _ request: APIRequest,
+        idempotent: IdempotentRequest
+    ) async throws -> APIResponse {
         do {
-            return try await route.handler(request, environment)
+            return try await IdempotentRequest.$current.withValue(idempotent) {
+                try await route.handler(request, environment)
+            }
         } catch let error as APIError {
             return .error(error)
         }

@@ -9,7 +9,7 @@ enum MoviePatch {
         let id = try Identifier.validated(request.parameter("id"))
         let changes = try validated(try request.jsonObject(allowing: fields))
         let now = env.now
-        let movie = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             var movie = try Entities.require(
                 db,
                 MovieRoutes.collection,
@@ -22,8 +22,9 @@ enum MoviePatch {
             let stored = try Entities.put(db, MovieRoutes.collection, scope: user.scope, id: id, data: movie, now: now)
             try People.recompute(db, scope: user.scope, now: now)
             return stored
+        } answer: { movie in
+            .entity(movie)
         }
-        return .entity(movie)
     }
 
     /// Checks types and ranges of the editable fields; null clears a field (except status).

@@ -54,7 +54,7 @@ enum MovieRoutes {
         let title = entry["title"]?.stringValue ?? ""
         let fields = entry
         let now = env.now
-        let movie = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             if let existing = try find(db, scope: user.scope, tmdbID: tmdbID) {
                 throw APIError.conflict(
                     "movie_already_in_list",
@@ -74,22 +74,24 @@ enum MovieRoutes {
             )
             try People.recompute(db, scope: user.scope, now: now)
             return movie
+        } answer: { movie in
+            let id = movie["id"]?.stringValue ?? ""
+            return .entity(movie, status: .created, headers: ["Location": "/v1/movies/\(id)"])
         }
-        let id = movie["id"]?.stringValue ?? ""
-        return .entity(movie, status: .created, headers: ["Location": "/v1/movies/\(id)"])
     }
 
     static func delete(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()
         let id = try Identifier.validated(request.parameter("id"))
         let now = env.now
-        try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let current = try Entities.require(db, collection, scope: user.scope, id: id, code: "movie_not_found")
             try Conditional.check(request, current: current)
             try Entities.delete(db, collection, scope: user.scope, id: id, now: now)
             try People.recompute(db, scope: user.scope, now: now)
+        } answer: { _ in
+            .noContent
         }
-        return .noContent
     }
 
     static func find(_ db: Database, scope: String, tmdbID: Int) throws -> JSON? {

@@ -21,7 +21,7 @@ enum RecipePhotoRoutes {
         guard !request.body.isEmpty else { throw APIError.badRequest("missing_body", "The photo has no bytes.") }
         let bytes = request.body
         let now = env.now
-        let entity = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             var recipe = try Entities.require(
                 db,
                 RecipeRoutes.collection,
@@ -47,8 +47,9 @@ enum RecipePhotoRoutes {
                 data: recipe,
                 now: now
             )
+        } answer: { entity in
+            .entity(entity)
         }
-        return .entity(entity)
     }
 
     static func get(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {

@@ -42,7 +42,7 @@ enum RecipeRoutes {
         let fields = document
         let now = env.now
         let createOnly = Conditional.isCreateOnly(request)
-        let (entity, created) = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             let current = try Entities.fetch(db, collection, scope: scope, id: id)
             if createOnly, let current {
                 throw APIError.conflict("recipe_exists", "A recipe with id '\(id)' already exists.", current: current)
@@ -56,11 +56,12 @@ enum RecipeRoutes {
             data["created_at"] = current?["created_at"] ?? .string(Timestamp.string(now))
             data["photo"] = current?["photo"] ?? .null
             return (try Entities.put(db, collection, scope: scope, id: id, data: data, now: now), current == nil)
+        } answer: { (entity, created) in
+            return .entity(
+                entity,
+                status: created ? .created : .ok,
+                headers: created ? ["Location": "/v1/recipes/\(id)"] : [:]
+            )
         }
-        return .entity(
-            entity,
-            status: created ? .created : .ok,
-            headers: created ? ["Location": "/v1/recipes/\(id)"] : [:]
-        )
     }
 }

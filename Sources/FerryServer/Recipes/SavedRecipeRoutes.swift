@@ -24,7 +24,7 @@ enum SavedRecipeRoutes {
         let id = try Identifier.validated(request.parameter("id"))
         if !request.body.isEmpty { _ = try request.jsonObject(allowing: []) }
         let now = env.now
-        let (entity, created) = try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             guard try Entities.fetch(db, RecipeRoutes.collection, scope: RecipeRoutes.scope, id: id) != nil else {
                 throw APIError.notFound("recipe_not_found", "There is no recipe '\(id)' to save.")
             }
@@ -33,17 +33,19 @@ enum SavedRecipeRoutes {
             }
             let data: JSON = ["recipe_id": .string(id), "saved_at": .string(Timestamp.string(now))]
             return (try Entities.put(db, collection, scope: user.scope, id: id, data: data, now: now), true)
+        } answer: { (entity, created) in
+            .entity(entity, status: created ? .created : .ok)
         }
-        return .entity(entity, status: created ? .created : .ok)
     }
 
     static func unsave(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
         let user = try request.requireUser()
         let id = try Identifier.validated(request.parameter("id"))
         let now = env.now
-        try await env.database.write { db in
+        return try await env.database.commit(now: now) { db in
             _ = try Entities.delete(db, collection, scope: user.scope, id: id, now: now)
+        } answer: { _ in
+            .noContent
         }
-        return .noContent
     }
 }

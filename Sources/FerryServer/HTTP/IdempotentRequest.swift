@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The `Idempotency-Key` of the request being handled, so that the transaction of its
+/// effect also records its answer (`ServerDatabase.commit`): a crash at any point leaves
+/// either nothing, or the effect with its record, which a resend replays.
+final class IdempotentRequest: Sendable {
+    /// The request the current task handles, set by the dispatcher around the handler.
+    @TaskLocal static var current: IdempotentRequest?
+
+    let userID: String
+    let key: String
+    let fingerprint: String
+    private let savedAnswer = Mutex(false)
+
+    init(userID: String, key: String, fingerprint: String) {
+        self.userID = userID
+        self.key = key
+        self.fingerprint = fingerprint
+    }
+
+    /// Whether the answer was recorded with the effect; the dispatcher records it otherwise.
+    var isRecorded: Bool { savedAnswer.withLock { $0 } }
+
+    /// Records `response` in the effect's transaction `db`; a 5xx is not recorded (the
+    /// request may be retried).
+    func record(_ response: APIResponse, now: Date, in db: Database) throws {
+        guard response.status.code < 500 else { return }
+        try IdempotencyStore.save(db, userID: userID, key: key, fingerprint: fingerprint, response: response, now: now)
+        savedAnswer.withLock { $0 = true }
+    }
+}
+
+extension ServerDatabase {
+    /// Runs a handler's `effect` and makes its `answer` in one write transaction; with an
+    /// `Idempotency-Key`, the answer is recorded in that transaction too. Every handler
+    /// that changes state writes through here.
+    func commit<T: Sendable>(
+        now: Date,
+        _ effect: @escaping @Sendable (Database) throws -> T,
+        answer: @escaping @Sendable (T) -> APIResponse
+    ) async throws -> APIResponse {
+        let request = IdempotentRequest.current
+        return try await write { db in
+            let response = answer(try effect(db))
+            try request?.record(response, now: now, in: db)
+            return response
+        }
+    }
+}
