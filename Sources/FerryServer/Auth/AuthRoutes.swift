@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdBcrypt
 
 /// `/v1/auth/...`: login, refresh, logout, me.
 enum AuthRoutes {
@@ -7,7 +6,7 @@ enum AuthRoutes {
         [
             Route(.post, "/v1/auth/login", access: .anyone, batchable: false, handler: login),
             Route(.post, "/v1/auth/refresh", access: .anyone, batchable: false, handler: refresh),
-            Route(.post, "/v1/auth/logout", handler: logout),
+            Route(.post, "/v1/auth/logout", endsSession: true, handler: logout),
             Route(.get, "/v1/auth/me", handler: me),
         ]
     }
@@ -17,7 +16,7 @@ enum AuthRoutes {
         let username = try body.requiredString("username")
         let password = try body.requiredString("password")
         let found = try await env.database.read { db in try Users.find(db, username: username) }
-        let verified = Bcrypt.verify(password, hash: found?.hash ?? Users.dummyHash)
+        let verified = await env.passwords.verify(password, hash: found?.hash)
         guard let found, verified, let userID = found.user["id"]?.stringValue else {
             throw APIError(.unauthorized, "invalid_credentials", "Unknown username or wrong password.")
         }

@@ -4,9 +4,6 @@ import HummingbirdBcrypt
 
 /// Account storage: users with bcrypt password hashes.
 enum Users {
-    /// A hash to verify against when the username is unknown, so both paths cost the same.
-    static let dummyHash = Bcrypt.hash("ferry-dummy-password", cost: 4)
-
     /// Creates a user; 409 `username_taken` when the username exists.
     static func create(
         _ db: Database,

@@ -46,12 +46,17 @@ enum BatchRoute {
             inFlight: environment.inFlight
         )
         var responses: [APIResponse] = []
+        var sessionEnded = false
         for result in parsed {
             let response: APIResponse
             switch result {
+            case .success(let (route, subrequest)) where sessionEnded:
+                response = .error(Sessions.refused(.revoked))
+                environment.stats.record("\(subrequest.method.rawValue) \(route.template)", batched: true)
             case .success(let (route, subrequest)):
                 environment.stats.record("\(subrequest.method.rawValue) \(route.template)", batched: true)
                 response = await dispatcher.execute(route, subrequest, isLoopback: false, batch: records)
+                sessionEnded = route.endsSession && (200..<300).contains(response.status.code)
             case .failure(let error):
                 response = .error(error)
             }
@@ -78,8 +83,8 @@ enum BatchRoute {
         if let key = unknown.sorted().first {
             throw APIError(
                 .badRequest,
-                "unknown_field",
-                "requests[\(index)] has unknown field '\(key)'.",
+                "invalid_subrequest",
+                "requests[\(index)] has unknown field '\(key)'; a sub-request has method, path, headers and body.",
                 details: ["field": .string(key)]
             )
         }

@@ -29,6 +29,9 @@ struct Route: Sendable {
     var body: BodyKind
     /// Whether the route may be sent inside `POST /v1/batch`.
     var batchable: Bool
+    /// Whether a success ends the caller's session (logout): the rest of its batch is
+    /// refused as a request with a revoked token would be.
+    var endsSession: Bool
     var handler: RouteHandler
 
     let segments: [Segment]
@@ -45,6 +48,7 @@ struct Route: Sendable {
         access: Access = .user,
         body: BodyKind = .json,
         batchable: Bool = true,
+        endsSession: Bool = false,
         handler: @escaping RouteHandler
     ) {
         self.method = method
@@ -52,6 +56,7 @@ struct Route: Sendable {
         self.access = access
         self.body = body
         self.batchable = batchable
+        self.endsSession = endsSession
         self.handler = handler
         self.segments = template.split(separator: "/", omittingEmptySubsequences: true).map { part in
             if part.hasPrefix("{") && part.hasSuffix("}") {

@@ -10,6 +10,7 @@ final class ServerEnvironment: Sendable {
     let inFlight: IdempotencyInFlight
     let listener: ListenerControl
     let logger: Logger
+    let passwords: Passwords
 
     init(configuration: FerryServerConfiguration, database: ServerDatabase) {
         self.configuration = configuration
@@ -19,6 +20,7 @@ final class ServerEnvironment: Sendable {
         self.inFlight = IdempotencyInFlight()
         self.listener = ListenerControl()
         self.logger = configuration.logger
+        self.passwords = Passwords(cost: configuration.passwordHashCost)
     }
 
     /// The current time from the configured clock.
