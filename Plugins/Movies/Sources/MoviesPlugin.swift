@@ -107,10 +107,11 @@ public struct MoviesPlugin: SyncPlugin {
         operation.kind == "update" ? try MoviePatch(payload: operation.payload).requestBody() : nil
     }
 
-    /// Another account signed in: its list is fetched again. Movies added offline by the
-    /// previous account leave the list; their adds stay queued for that account.
+    /// Another account signed in: its list is fetched again. Movies the previous account
+    /// added offline stay, hidden while their adds wait for that account
+    /// (`PendingMovies.shown`), so that they are there again when it signs in.
     public func forgetAccountData(in db: Database) throws {
-        try db.execute(sql: "DELETE FROM movies_movies; DELETE FROM movies_pending")
+        try db.execute(sql: "DELETE FROM movies_movies")
         try MovieCacheVersion.invalidate(in: db)
     }
 

@@ -26,21 +26,24 @@ enum PendingMovies {
 
     static func get(_ id: String, in db: Database) throws -> PendingMovie? {
         try Row.fetchOne(db, sql: "SELECT * FROM movies_pending WHERE id = ?", arguments: [id]).map(pending)
-            .map { try failing($0, in: db) }
+            .flatMap { try shown($0, in: db) }
     }
 
-    /// Every pending movie, each as `failing` says.
+    /// Every pending movie of the signed-in account, each as `shown` says.
     static func all(in db: Database) throws -> [PendingMovie] {
         try Row.fetchAll(db, sql: "SELECT * FROM movies_pending ORDER BY created_at, id").map(pending)
-            .map { try failing($0, in: db) }
+            .compactMap { try shown($0, in: db) }
     }
 
-    /// `movie` with why its add has not gone yet (a refused TMDB token, no answer), or,
-    /// when the add is a dead letter (other than for a choice), `failed` with the reason.
-    private static func failing(_ movie: PendingMovie, in db: Database) throws -> PendingMovie {
-        guard movie.state == .waiting,
-            let operation = try Outbox.operations(plugin: MoviesPlugin.name, entity: movie.id, in: db).first
-        else { return movie }
+    /// `movie` as the signed-in account sees it: nil when its add was queued by another
+    /// account (it stays, hidden, until that account signs in again and sends it); with
+    /// why its add has not gone yet (a refused TMDB token, no answer), or, when the add is
+    /// a dead letter (other than for a choice), `failed` with the reason.
+    private static func shown(_ movie: PendingMovie, in db: Database) throws -> PendingMovie? {
+        guard let operation = try Outbox.operations(plugin: MoviesPlugin.name, entity: movie.id, in: db).first else {
+            return nil
+        }
+        guard movie.state == .waiting else { return movie }
         var shown = movie
         if operation.state == .dead { shown.state = .failed }
         shown.reason = operation.lastError
