@@ -174,7 +174,7 @@ extension FileCache {
                 )
             }
             if totalBytes + reserved + size > maxBytes {
-                try await evict(toFit: maxBytes - size - reserved, protecting: key)
+                _ = try await evict(toFit: maxBytes - size - reserved, protecting: key)
             }
         }
         let free = Self.freeDiskBytes(at: root)
