@@ -26,7 +26,7 @@ struct HealthTests {
         let response = try await server.request(.DELETE, "/v1/health")
         #expect(response.status == 405)
         #expect(response.errorCode == "method_not_allowed")
-        #expect(response.header("Allow") == "GET")
+        #expect(response.header("Allow") == "GET, HEAD")
         await server.stop()
     }
 

@@ -143,6 +143,25 @@ struct MovieConflictTests {
         await harness.stop()
     }
 
+    @Test func aRemoveOfAMovieDeletedElsewhereIsAlreadyDone() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        try await library.remove("m_demo_arrival")
+        let token = try await MoviesHarness.login(harness.server.baseURL)
+        _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
+            .send(HTTPRequest("DELETE", "/v1/movies/m_demo_arrival"))
+
+        // The remove carries If-Match: the server answers 412 with `current: null`, i.e. gone.
+        let summary = try await harness.test.runOnce()
+        #expect(summary.deadLettered == 0 && !summary.failed)
+        #expect(try await harness.test.operations().isEmpty)
+        #expect(try await library.movie("m_demo_arrival") == nil)
+        let reports = try await harness.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+        #expect(!reports.contains { $0.entity == "m_demo_arrival" }, "already done, not a conflict")
+        await harness.stop()
+    }
+
     @Test func anUpdateThatFailedForGoodIsMarkedInTheList() async throws {
         let harness = try await MoviesHarness.start(movies: "{operations: {update: {retry: {max_attempts: 1}}}}")
         let library = try harness.library()

@@ -53,11 +53,14 @@ struct FamilyAccess: Sendable {
         )
     }
 
+    /// The round `roundID` of whichever group it is in, nil when there is none.
+    static func round(_ db: Database, id roundID: String) throws -> JSON? {
+        try Entities.listAnyScope(db, "rounds", filter: "id = ?", arguments: [roundID]).first
+    }
+
     /// Resolves the group of round `roundID`, then the access to it.
     static func resolve(_ db: Database, roundID: String, request: APIRequest) throws -> (FamilyAccess, JSON) {
-        guard let round = try Entities.listAnyScope(db, "rounds", filter: "id = ?", arguments: [roundID]).first,
-            let groupID = round["group_id"]?.stringValue
-        else {
+        guard let round = try Self.round(db, id: roundID), let groupID = round["group_id"]?.stringValue else {
             throw APIError.notFound("round_not_found", "No round '\(roundID)'.")
         }
         return (try resolve(db, groupID: groupID, request: request), round)

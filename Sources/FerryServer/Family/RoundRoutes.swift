@@ -81,6 +81,8 @@ enum RoundRoutes {
         if !request.body.isEmpty { _ = try request.jsonObject(allowing: []) }
         let now = env.now
         return try await env.database.commit(now: now) { db in
+            // If-Match on a round that does not exist fails as on any missing entity (412), before its 404.
+            if try FamilyAccess.round(db, id: roundID) == nil { try Conditional.check(request, current: nil) }
             let (access, current) = try FamilyAccess.resolve(db, roundID: roundID, request: request)
             try Conditional.check(request, current: current)
             var round = current

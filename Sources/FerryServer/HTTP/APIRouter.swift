@@ -20,19 +20,20 @@ struct APIRouter: Sendable {
     }
 
     /// Matches already split, percent-decoded path segments. HEAD matches GET routes.
+    ///
+    /// The templates with the most literal segments own a path, whatever their methods: a
+    /// parameter route never answers for a literal one (`PATCH /v1/movies/changes` is not
+    /// `PATCH /v1/movies/{id}`). A method none of them has is a 405 that allows exactly
+    /// their methods, with HEAD beside GET.
     func match(method: HTTPRequest.Method, segments: [String]) -> Match {
         let candidates = routes.compactMap { route in route.match(segments).map { (route, $0) } }
-        guard !candidates.isEmpty else { return .notFound }
+        guard let mostLiterals = candidates.map(\.0.literalCount).max() else { return .notFound }
+        let owners = candidates.filter { $0.0.literalCount == mostLiterals }
         let lookup = method == .head ? HTTPRequest.Method.get : method
-        let fitting = candidates.filter { $0.0.method == lookup }
-        guard let best = fitting.max(by: { $0.0.literalCount < $1.0.literalCount }) else {
-            return .methodNotAllowed(allowed: candidates.map(\.0.method))
+        guard let (route, parameters) = owners.first(where: { $0.0.method == lookup }) else {
+            let allowed = owners.map(\.0.method)
+            return .methodNotAllowed(allowed: allowed.contains(.get) ? allowed + [.head] : allowed)
         }
-        // A literal route with another method must not be shadowed by a parameter route.
-        let bestLiterals = candidates.map(\.0.literalCount).max() ?? 0
-        if best.0.literalCount < bestLiterals {
-            return .methodNotAllowed(allowed: candidates.filter { $0.0.literalCount == bestLiterals }.map(\.0.method))
-        }
-        return .found(best.0, parameters: best.1)
+        return .found(route, parameters: parameters)
     }
 }

@@ -20,12 +20,7 @@ enum ChangesFeed {
             let scope = try await scope(request, env)
             let since: Int
             if let raw = request.query["since"], !raw.isEmpty {
-                guard let value = Int(raw), value >= 0 else {
-                    throw APIError.badRequest(
-                        "invalid_cursor",
-                        "The cursor '\(raw.prefix(64))' is not one this server issued."
-                    )
-                }
+                guard let value = Int(raw), value >= 0, String(value) == raw else { throw invalidCursor(raw) }
                 since = value
             } else {
                 since = 0
@@ -39,12 +34,18 @@ enum ChangesFeed {
             }
             let pageSize = limit
             let page = try await env.database.read { db in
-                try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
+                guard try since <= Entities.highestSequence(db) else { throw invalidCursor(String(since)) }
+                return try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
             }
             return .json([
                 "changes": .array(page.changes), "cursor": .string(String(page.cursor)),
                 "has_more": .bool(page.hasMore),
             ])
         }
+    }
+
+    /// 400 `invalid_cursor`: a cursor that does not parse, or is beyond any this server issued.
+    private static func invalidCursor(_ raw: String) -> APIError {
+        APIError.badRequest("invalid_cursor", "The cursor '\(raw.prefix(64))' is not one this server issued.")
     }
 }

@@ -10,14 +10,14 @@ enum MoviePatch {
         let changes = try validated(try request.jsonObject(allowing: fields))
         let now = env.now
         return try await env.database.commit(now: now) { db in
-            var movie = try Entities.require(
+            var movie = try Conditional.require(
+                request,
                 db,
                 MovieRoutes.collection,
                 scope: user.scope,
                 id: id,
                 code: "movie_not_found"
             )
-            try Conditional.check(request, current: movie)
             for (key, value) in changes { movie[key] = value }
             let stored = try Entities.put(db, MovieRoutes.collection, scope: user.scope, id: id, data: movie, now: now)
             try People.recompute(db, scope: user.scope, now: now)
@@ -60,11 +60,24 @@ enum MoviePatch {
         return body
     }
 
+    /// Whether `text` is a calendar date `YYYY-MM-DD` that exists (no 30 February; 29 February
+    /// only in leap years of the Gregorian calendar).
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month)
         else { return false }
-        return (1...12).contains(month) && (1...31).contains(day)
+        return (1...daysIn(month: month, year: year)).contains(day)
+    }
+
+    /// The number of days in `month` (1...12) of `year`.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

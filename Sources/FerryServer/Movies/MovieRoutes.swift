@@ -85,8 +85,7 @@ enum MovieRoutes {
         let id = try Identifier.validated(request.parameter("id"))
         let now = env.now
         return try await env.database.commit(now: now) { db in
-            let current = try Entities.require(db, collection, scope: user.scope, id: id, code: "movie_not_found")
-            try Conditional.check(request, current: current)
+            _ = try Conditional.require(request, db, collection, scope: user.scope, id: id, code: "movie_not_found")
             try Entities.delete(db, collection, scope: user.scope, id: id, now: now)
             try People.recompute(db, scope: user.scope, now: now)
         } answer: { _ in

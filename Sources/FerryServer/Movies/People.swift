@@ -18,7 +18,10 @@ enum People {
         ]
     }
 
-    /// A person's id: their name, lowercased, with runs of other characters turned into `-`.
+    /// A person's id (protocol §9): the name folded (case, accents), with runs of characters
+    /// other than ASCII letters and digits turned into `-`. A name that leaves nothing (no
+    /// Latin letters or digits: `Ёж`, `宮崎`) is `person-` and 8 hex digits of its SHA-256,
+    /// so that two such names stay two people.
     static func id(for name: String) -> String {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var id = ""
@@ -30,7 +33,13 @@ enum People {
             }
         }
         let trimmed = id.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        return trimmed.isEmpty ? "person-\(SHA256Hasher.hex(name).prefix(8))" : String(trimmed.prefix(100))
+        return trimmed.isEmpty ? "person-\(SHA256Hasher.hex(hashedForm(name)).prefix(8))" : String(trimmed.prefix(100))
+    }
+
+    /// What a name without Latin letters is hashed as: trimmed of white space, lowercased,
+    /// in Unicode NFC, so that `Ёж`, `ёж` and ` Ёж` are one person however they were typed.
+    static func hashedForm(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// Brings the people of `scope` in line with its movies: new, changed, removed.

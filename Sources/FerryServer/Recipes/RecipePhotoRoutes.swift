@@ -22,14 +22,14 @@ enum RecipePhotoRoutes {
         let bytes = request.body
         let now = env.now
         return try await env.database.commit(now: now) { db in
-            var recipe = try Entities.require(
+            var recipe = try Conditional.require(
+                request,
                 db,
                 RecipeRoutes.collection,
                 scope: RecipeRoutes.scope,
                 id: id,
                 code: "recipe_not_found"
             )
-            try Conditional.check(request, current: recipe)
             guard recipe["owner_id"]?.stringValue == user.id else {
                 throw APIError.forbidden("Only the recipe's owner may change its photo.")
             }

@@ -14,6 +14,7 @@ enum ServerRoutes {
         router.add(contentsOf: RoundRoutes.routes)
         router.add(contentsOf: VotingRoutes.routes)
         router.add(contentsOf: AudioRoutes.routes)
+        router.add(contentsOf: DocumentRoutes.routes)
         router.add(BatchRoute.route(inner: router))
         return router
     }

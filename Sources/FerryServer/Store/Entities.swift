@@ -21,12 +21,14 @@ enum Entities {
     /// The live entity or a 404 with `code`.
     static func require(_ db: Database, _ collection: String, scope: String, id: String, code: String) throws -> JSON {
         guard let entity = try fetch(db, collection, scope: scope, id: id) else {
-            throw APIError.notFound(
-                code,
-                "No \(collection.replacingOccurrences(of: "_", with: " ")) entity with id '\(id)'."
-            )
+            throw notFound(collection, id: id, code: code)
         }
         return entity
+    }
+
+    /// The 404 with `code` for an entity that is absent or deleted.
+    static func notFound(_ collection: String, id: String, code: String) -> APIError {
+        APIError.notFound(code, "No \(collection.replacingOccurrences(of: "_", with: " ")) entity with id '\(id)'.")
     }
 
     /// Live entities of a collection in a scope, oldest first, optionally filtered by an SQL condition on `data`.
@@ -143,8 +145,15 @@ enum Entities {
         return (changes, cursor, rows.count > limit)
     }
 
+    /// The highest change sequence issued so far, 0 before the first change: no feed's
+    /// cursor can be beyond it. Rows are never removed and a row's `seq` only grows, so the
+    /// maximum is the last one issued.
+    static func highestSequence(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM entities")) ?? 0
+    }
+
     private static func nextSequence(_ db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities")) ?? 1
+        try highestSequence(db) + 1
     }
 
     private static func decode(_ text: String?) -> JSON? {

@@ -1,10 +1,12 @@
 import Foundation
+import SyncKernel
 
 /// Someone who recommended movies, derived from the local list (so it includes movies
-/// added offline and changes not yet sent). Ids follow the server's rule: the name
-/// lower-cased, other characters turned into `-`.
+/// added offline and changes not yet sent). Ids follow the protocol's rule (§9), so they
+/// are the server's: see ``identifier(_:)``.
 public struct Person: Codable, Sendable, Equatable {
-    /// The id: the name lower-cased, other characters turned into `-`.
+    /// The id: the name lower-cased, other characters turned into `-`; `person-<hash>` for
+    /// a name without Latin letters or digits.
     public var id: String
     /// The name as written on the movies.
     public var name: String
@@ -25,6 +27,10 @@ public struct Person: Codable, Sendable, Equatable {
         return byID.values.sorted { ($0.movieCount, $1.name.lowercased()) > ($1.movieCount, $0.name.lowercased()) }
     }
 
+    /// A person's id (protocol §9): the name folded (case, accents), with runs of characters
+    /// other than ASCII letters and digits turned into `-`. A name that leaves nothing (no
+    /// Latin letters or digits: `Ёж`, `宮崎`) is `person-` and 8 hex digits of the SHA-256 of
+    /// the name trimmed, lowercased and in Unicode NFC, so that two such names stay two people.
     static func identifier(_ name: String) -> String {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var id = ""
@@ -36,6 +42,9 @@ public struct Person: Codable, Sendable, Equatable {
             }
         }
         let trimmed = String(id.trimmingCharacters(in: .init(charactersIn: "-")).prefix(100))
-        return trimmed.isEmpty ? "person" : trimmed
+        guard trimmed.isEmpty else { return trimmed }
+        let hashed = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            .precomposedStringWithCanonicalMapping
+        return "person-" + SHA256Hasher.hex(hashed).prefix(8)
     }
 }

@@ -53,7 +53,7 @@ extension MoviesPlugin {
                     body: try patch.requestBody()
                 )
             )
-        } catch let failure as RemoteFailure where failure.status == 404 && failure.code == "movie_not_found" {
+        } catch let failure as RemoteFailure where isGone(failure) {
             // Deleted on another device: a conflict (`current: null`) for the policy to
             // decide, not a dead letter.
             return .conflict(reason: "\(id) was deleted on the server", remote: Data("null".utf8))
@@ -72,7 +72,7 @@ extension MoviesPlugin {
                     headers: precondition(operation)
                 )
             )
-        } catch let failure as RemoteFailure where failure.status == 404 && failure.code == "movie_not_found" {
+        } catch let failure as RemoteFailure where isGone(failure) {
             return .alreadyDone(reason: "\(id) was already gone from the server", apply: removed)
         }
         return .delivered(apply: removed)
@@ -165,6 +165,13 @@ extension MoviesPlugin {
         .needsPerson(
             reason: "\(operation.entity) was never added to the server (its add was discarded); remove it with `ferry movies remove \(operation.entity)`"
         )
+    }
+
+    /// Whether the server says the movie is gone: `404 movie_not_found`, or, to a write with
+    /// `If-Match`, `412` with `details.current: null` (protocol §4).
+    private func isGone(_ failure: RemoteFailure) -> Bool {
+        (failure.status == 404 && failure.code == "movie_not_found")
+            || (failure.status == 412 && failure.currentEntity == Data("null".utf8))
     }
 
     /// `If-Match` with the version the change was made against, unless a conflict was resolved for this write.
