@@ -137,14 +137,19 @@ struct DeclaredDomainTests {
             _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: unknownCancel, plugins: [])
         }
         #expect(error?.message.contains("domains.notes.operations.save refers to unsav") == true)
-        let missing = await #expect(throws: FerryError.self) {
+        // Without operations a domain uses the documents API, whose names are lower case.
+        let unnamed = await #expect(throws: FerryError.self) {
+            _ = try await TestRuntime.make(server: "http://127.0.0.1:9", yaml: "domains:\n  My.Notes: {}\n", plugins: [])
+        }
+        #expect(unnamed?.message.contains("domains.My.Notes has no operations, so it uses the documents API") == true)
+        let scoped = await #expect(throws: FerryError.self) {
             _ = try await TestRuntime.make(
                 server: "http://127.0.0.1:9",
-                yaml: "domains:\n  notes:\n    pull: /x\n",
+                yaml: "domains:\n  notes:\n    scope: shared\n    operations:\n      save: {method: PUT, path: /x}\n",
                 plugins: []
             )
         }
-        #expect(missing?.message.contains("domains.notes.operations is required") == true)
+        #expect(scoped?.message.contains("domains.notes.scope applies to the documents API only") == true)
         let typo = await #expect(throws: FerryError.self) {
             _ = try await TestRuntime.make(
                 server: "http://127.0.0.1:9",

@@ -111,6 +111,9 @@ public struct FerryConfiguration: Sendable {
                     "\(file): domains.\(name) has the name of a plugin section; give the domain another name"
                 )
             }
+            for (name, domain) in configuration.domains {
+                configuration.domains[name] = try domain.completed(name: name, file: file)
+            }
         }
         return configuration
     }

@@ -1,17 +1,25 @@
 /// A domain declared in `config.yaml` alone: its remote, its operations as HTTP calls,
 /// and optionally a changes feed to pull.
 ///
+/// Without `operations`, the domain uses the documents API of docs/protocol.md (§17):
+/// `put`, `patch` and `delete` on `/v1/domains/<name>/documents/{entity}` (or
+/// `/v1/shared/<name>/...` with `scope: shared`), pulled from `/v1/domains/<name>/changes`,
+/// so a new domain needs no server change:
+///
 /// ```yaml
 /// domains:
-///   bookmarks:
-///     pull: /v1/bookmarks/changes
+///   bookmarks: {}
+///   notes:
+///     pull: /v1/notes/changes
 ///     operations:
-///       put: {method: PUT, path: "/v1/bookmarks/{entity}", coalesce: replace}
-///       delete: {method: DELETE, path: "/v1/bookmarks/{entity}", supersedes: [put]}
+///       put: {method: PUT, path: "/v1/notes/{entity}", coalesce: replace}
+///       delete: {method: DELETE, path: "/v1/notes/{entity}", supersedes: [put]}
 /// ```
 public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     /// A base URL for this domain only; default: the top-level `server`.
     public var remote: String?
+    /// With the documents API: `user` (each user's own documents, the default) or `shared`.
+    public var scope: DocumentScope?
     /// The path of a changes feed in the format of docs/protocol.md, section 6.
     public var pull: String?
     /// `pull_every`, as written. The runner reads `pull_every` from plugin sections only, so a
@@ -19,13 +27,65 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     public var pullEvery: Seconds?
     /// The backoff of the domain's operations, over the top-level `retry:`.
     public var retry: RetryOverride?
-    /// The domain's operations, by kind.
+    /// The domain's operations, by kind; none: the documents API's.
     public var operations: [String: DeclaredOperation]
 
+    /// Whose documents a domain on the documents API keeps.
+    public enum DocumentScope: String, Codable, Sendable, Equatable {
+        /// Each signed-in user's own (`/v1/domains/<name>`).
+        case user
+        /// One set every signed-in user shares (`/v1/shared/<name>`).
+        case shared
+    }
+
     enum CodingKeys: String, CodingKey {
-        case remote, pull
+        case remote, scope, pull
         case pullEvery = "pull_every"
         case retry, operations
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        remote = try container.decodeIfPresent(String.self, forKey: .remote)
+        scope = try container.decodeIfPresent(DocumentScope.self, forKey: .scope)
+        pull = try container.decodeIfPresent(String.self, forKey: .pull)
+        pullEvery = try container.decodeIfPresent(Seconds.self, forKey: .pullEvery)
+        retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry)
+        operations = try container.decodeIfPresent([String: DeclaredOperation].self, forKey: .operations) ?? [:]
+    }
+
+    /// The settings with the documents API's operations and feed when none are declared.
+    ///
+    /// - Throws: a `configuration` error when the domain's name cannot be a documents API
+    ///   domain, or `scope` is given with operations of its own.
+    func completed(name: String, file: String) throws -> DeclaredDomainSettings {
+        guard operations.isEmpty else {
+            if scope != nil {
+                throw FerryError(
+                    .configuration,
+                    "\(file): domains.\(name).scope applies to the documents API only; remove it, or remove operations to use that API"
+                )
+            }
+            return self
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+        guard (1...64).contains(name.count), name.allSatisfy(allowed.contains), name.first.map(Set("_-").contains) == false
+        else {
+            throw FerryError(
+                .configuration,
+                "\(file): domains.\(name) has no operations, so it uses the documents API, whose domain names are 1-64 lower-case letters, digits, _ and -; rename it or declare its operations"
+            )
+        }
+        let base = (scope == .shared ? "/v1/shared/" : "/v1/domains/") + name
+        let path = base + "/documents/{entity}"
+        var completed = self
+        completed.operations = [
+            "put": DeclaredOperation(method: "PUT", path: path, coalesce: .replace),
+            "patch": DeclaredOperation(method: "PATCH", path: path, coalesce: .merge),
+            "delete": DeclaredOperation(method: "DELETE", path: path, supersedes: ["put", "patch"]),
+        ]
+        completed.pull = pull ?? base + "/changes"
+        return completed
     }
 }
 
@@ -66,4 +126,16 @@ public struct DeclaredOperation: Codable, Sendable, Equatable {
 
     /// Whether the local row goes away when this operation is queued.
     var removes: Bool { method.uppercased() == "DELETE" }
+
+    /// Whether it changes an existing document, and so carries `If-Match` with the version
+    /// it was made on (PUT, PATCH and DELETE; POST creates).
+    var isConditional: Bool { ["PUT", "PATCH", "DELETE"].contains(method.uppercased()) }
+
+    /// An operation with its method, path and the policy keys given.
+    init(method: String, path: String, coalesce: CoalesceMode? = nil, supersedes: [String]? = nil) {
+        self.method = method
+        self.path = path
+        self.coalesce = coalesce
+        self.supersedes = supersedes
+    }
 }

@@ -44,17 +44,22 @@ public enum DeclaredEntities {
         if operation.removes {
             try delete(domain: domain, entity: entity, in: db)
         } else if operation.method.uppercased() == "PATCH" {
-            guard
-                let current = try Data.fetchOne(
-                    db,
-                    sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
-                    arguments: [domain, entity]
-                )
-            else { return try upsert(domain: domain, entity: entity, body: body, in: db) }
+            guard let current = try document(domain: domain, entity: entity, in: db) else {
+                return try upsert(domain: domain, entity: entity, body: body, in: db)
+            }
             try upsert(domain: domain, entity: entity, body: try JSONMergePatch.apply(body, to: current), in: db)
         } else {
             try upsert(domain: domain, entity: entity, body: body, in: db)
         }
+    }
+
+    /// The local document of `entity`, nil when there is none.
+    static func document(domain: String, entity: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(
+            db,
+            sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
+            arguments: [domain, entity]
+        )
     }
 
     static func delete(domain: String, entity: String, in db: Database) throws {
@@ -118,7 +123,9 @@ extension FerryRuntime {
         guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
             throw FerryError(.usage, "the body is not JSON; pass e.g. --body '{\"title\": \"x\"}'")
         }
-        let new = NewOperation(plugin: domain, kind: kind, entity: entity, payloadJSON: body)
+        // The document as the remote last sent it: the version a change is made on.
+        let base = try await store.read { db in try DeclaredEntities.document(domain: domain, entity: entity, in: db) }
+        let new = NewOperation(plugin: domain, kind: kind, entity: entity, payloadJSON: body, base: base)
         return try await submit(new) { db in
             try DeclaredEntities.apply(operation, body: body, domain: domain, entity: entity, in: db)
         }

@@ -1,0 +1,83 @@
+import FerryServer
+import Foundation
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+/// A domain declared in YAML with no operations and no server change: it syncs through
+/// FerryServer's documents API, with conditional writes and the conflict policies.
+@Suite("A YAML domain on the documents API")
+struct DocumentsDomainTests {
+    static func device(_ server: RunningFerryServer, yaml: String = "domains:\n  bookmarks: {}\n") async throws
+        -> TestRuntime
+    {
+        let login = try await HTTPTransport(baseURL: server.baseURL).send(
+            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
+        )
+        let token = (try JSONSerialization.jsonObject(with: login.body) as? [String: Any])?["access_token"] as? String
+        return try await TestRuntime.make(
+            server: server.baseURL,
+            yaml: yaml,
+            plugins: [],
+            credentials: StaticCredentials(token: token)
+        )
+    }
+
+    static func documents(_ device: TestRuntime) async throws -> [String: [String: Any]] {
+        let rows = try await device.runtime.store.read { db in try DeclaredEntities.list(domain: "bookmarks", in: db) }
+        var found: [String: [String: Any]] = [:]
+        for row in rows { found[row.entity] = try JSONSerialization.jsonObject(with: Data(row.body.utf8)) as? [String: Any] }
+        return found
+    }
+
+    static func put(_ device: TestRuntime, _ entity: String, _ body: String, kind: String = "put") async throws {
+        _ = try await device.runtime.submitDeclared(domain: "bookmarks", kind: kind, entity: entity, body: Data(body.utf8))
+    }
+
+    @Test func createUpdateDeleteAndPullWithNoServerChange() async throws {
+        let server = try await DemoServer.start()
+        let phone = try await Self.device(server)
+        let laptop = try await Self.device(server)
+        try await Self.put(phone, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
+        #expect(try await phone.runOnce().sent == 1)
+        try await laptop.runOnce()
+        #expect(try await Self.documents(laptop)["swift"]?["title"] as? String == "Swift")
+
+        try await Self.put(laptop, "swift", #"{"title": "The Swift language"}"#, kind: "patch")
+        #expect(try await laptop.runOnce().sent == 1)
+        try await phone.runOnce()
+        let patched = try #require(try await Self.documents(phone)["swift"])
+        #expect(patched["title"] as? String == "The Swift language" && patched["url"] as? String == "https://swift.org")
+
+        try await Self.put(phone, "swift", "{}", kind: "delete")
+        #expect(try await phone.runOnce().sent == 1)
+        try await laptop.runOnce()
+        #expect(try await Self.documents(laptop).isEmpty)
+        await server.stop()
+    }
+
+    @Test func aWriteMadeOnAnOlderVersionIsAConflictThePolicyDecidesAndListsWithBothValues() async throws {
+        let server = try await DemoServer.start()
+        let phone = try await Self.device(server)
+        let laptop = try await Self.device(server)
+        try await Self.put(phone, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
+        try await phone.runOnce()
+        try await laptop.runOnce()
+
+        // Both change the title of version 1; the laptop's reaches the server first.
+        try await Self.put(laptop, "swift", #"{"title": "Laptop's title"}"#, kind: "patch")
+        try await Self.put(phone, "swift", #"{"title": "Phone's title", "tag": "lang"}"#, kind: "patch")
+        try await laptop.runOnce()
+        try await phone.runOnce()
+
+        let reports = try await phone.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+        let report = try #require(reports.first, "the phone's stale write went through unconditionally")
+        #expect(report.status == 412)
+        #expect(report.fields.map(\.field) == ["title"])
+        #expect(report.fields.first?.remote == #""Laptop's title""#)
+        // The field the laptop did not touch still goes.
+        try await laptop.runOnce()
+        #expect(try await Self.documents(laptop)["swift"]?["tag"] as? String == "lang")
+        await server.stop()
+    }
+}
