@@ -14,7 +14,9 @@ let package = Package(
         .library(name: "SyncKernelCLI", targets: ["SyncKernelCLI"]),
         .library(name: "SyncKernelTesting", targets: ["SyncKernelTesting"]),
         .library(name: "FerryServer", targets: ["FerryServer"]),
-    ],
+        // `FerryMain.run(plugins:)`: a `ferry` of your own, with your plugins beside the shipped ones.
+        .library(name: "FerryCLI", targets: ["FerryCLI"]),
+    ] + domainPlugins.map { .library(name: "\($0)Plugin", targets: ["\($0)Plugin"]) },
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),

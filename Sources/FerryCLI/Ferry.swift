@@ -4,20 +4,22 @@ import SyncKernelCLI
 
 /// `ferry`: the root command.
 public struct Ferry: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "ferry",
-        abstract: "Local-first sync: local writes answer at once, a kernel carries them to the remote.",
-        discussion:
-            "Reads config.yaml (or --config PATH, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.",
-        version: "0.1.0",
-        subcommands: [
-            RunCommand.self, StatusCommand.self, QueueCommand.self, ConflictsCommand.self, NetworkCommand.self,
-            ConfigCommand.self, ServeCommand.self, DomainCommand.self,
-        ],
-        groupedSubcommands: [
-            CommandGroup(name: "Plugins", subcommands: Composition.plugins.flatMap { ($0 as? any PluginCommands.Type)?.commands ?? [] })
-        ]
-    )
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "ferry",
+            abstract: "Local-first sync: local writes answer at once, a kernel carries them to the remote.",
+            discussion:
+                "Reads config.yaml (or --config PATH, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.",
+            version: "0.1.0",
+            subcommands: [
+                RunCommand.self, StatusCommand.self, QueueCommand.self, ConflictsCommand.self, NetworkCommand.self,
+                ConfigCommand.self, ServeCommand.self, DomainCommand.self,
+            ],
+            groupedSubcommands: [
+                CommandGroup(name: "Plugins", subcommands: Composition.plugins.flatMap { ($0 as? any PluginCommands.Type)?.commands ?? [] })
+            ]
+        )
+    }
 
     public init() {}
 }

@@ -6,9 +6,26 @@ import SyncKernelCLI
 
 /// The `ferry` executable's entry: parses, opens the runtime for commands that need
 /// one, and turns errors into messages and exit codes.
+///
+/// A package of your own builds its own `ferry` with its plugins beside the shipped ones:
+///
+/// ```swift
+/// import FerryCLI
+///
+/// await FerryMain.run(plugins: Composition.shipped + [BookmarksPlugin.self])
+/// ```
 public enum FerryMain {
+    /// Runs the command line of `ferry` with the shipped plugins.
     public static func main() async {
+        await run(plugins: Composition.shipped)
+    }
+
+    /// Runs the command line of `ferry` with `plugins`: each is enabled by its section
+    /// under `plugins:` in config.yaml, and its commands (`PluginCommands`) join the
+    /// shipped ones.
+    public static func run(plugins: [any SyncPlugin.Type]) async {
         do {
+            try Composition.use(plugins)
             var command = try Ferry.parseAsRoot()
             if let runtimeCommand = command as? any RuntimeCommand {
                 try await RuntimeHost.run(runtimeCommand)

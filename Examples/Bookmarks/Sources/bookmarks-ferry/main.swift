@@ -1,0 +1,4 @@
+import BookmarksPlugin
+import FerryCLI
+
+await FerryMain.run(plugins: Composition.shipped + [BookmarksPlugin.self])
