@@ -22,6 +22,20 @@ public final class StaticCredentials: CredentialProvider {
     /// Replaces the token, as a login in another process would.
     public func setToken(_ token: String?) { state.withLock { $0.token = token } }
     public func setAccount(_ account: String?) { state.withLock { $0.account = account } }
+    /// Signs `account` in with `token`, both at once, as a login on the device would.
+    public func signIn(_ token: String, as account: String) {
+        state.withLock { state in
+            state.token = token
+            state.account = account
+        }
+    }
+    /// Signs out: no token and no account, both at once.
+    public func signOut() {
+        state.withLock { state in
+            state.token = nil
+            state.account = nil
+        }
+    }
     /// Replaces the headers sent with every authenticated request.
     public func setSessionHeaders(_ headers: [(name: String, value: String)]) {
         state.withLock { $0.sessionHeaders = headers }

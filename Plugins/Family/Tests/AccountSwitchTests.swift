@@ -2,28 +2,13 @@ import FamilyPlugin
 import Foundation
 import SyncKernel
 import SyncKernelTesting
-import Synchronization
 import Testing
-
-/// Credentials of whoever is signed in, or of nobody: the token and the account change together.
-private final class FamilyAccountCredentials: CredentialProvider {
-    private let session: Mutex<(token: String, account: String)?>
-
-    init(token: String, account: String) { session = Mutex((token, account)) }
-
-    func signOut() { session.withLock { $0 = nil } }
-    func signIn(_ token: String, as account: String) { session.withLock { $0 = (token, account) } }
-
-    func accessToken() async -> String? { session.withLock { $0?.token } }
-    func refreshAccessToken(rejected: String) async -> String? { nil }
-    func account() async -> String? { session.withLock { $0?.account } }
-}
 
 /// One device that demo signs in on first, with votes queued rather than online-only.
 private struct FamilyAccountDevice: Sendable {
     let server: FamilyTestServer
     let test: TestRuntime
-    let credentials: FamilyAccountCredentials
+    let credentials: StaticCredentials
 
     static let yaml = "plugins:\n  family:\n    operations:\n      vote: {delivery: queued}\n"
 
@@ -31,7 +16,7 @@ private struct FamilyAccountDevice: Sendable {
     var family: FamilyClient { FamilyClient(runtime: runtime) }
 
     static func make(_ server: FamilyTestServer) async throws -> FamilyAccountDevice {
-        let credentials = FamilyAccountCredentials(token: try await server.login("demo"), account: "u_demo")
+        let credentials = StaticCredentials(token: try await server.login("demo"), account: "u_demo")
         let test = try await TestRuntime.make(
             server: server.server.baseURL,
             yaml: yaml,

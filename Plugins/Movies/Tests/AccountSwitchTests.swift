@@ -4,29 +4,14 @@ import Logging
 import MoviesPlugin
 import SyncKernel
 import SyncKernelTesting
-import Synchronization
 import Testing
-
-/// Credentials of whoever is signed in, or of nobody: the token and the account change together.
-private final class MoviesAccountCredentials: CredentialProvider {
-    private let session: Mutex<(token: String, account: String)?>
-
-    init(token: String, account: String) { session = Mutex((token, account)) }
-
-    func signOut() { session.withLock { $0 = nil } }
-    func signIn(_ token: String, as account: String) { session.withLock { $0 = (token, account) } }
-
-    func accessToken() async -> String? { session.withLock { $0?.token } }
-    func refreshAccessToken(rejected: String) async -> String? { nil }
-    func account() async -> String? { session.withLock { $0?.account } }
-}
 
 /// A real FerryServer with demo data, and one device (a runtime with the movies plugin)
 /// that demo signs in on first.
 private struct MoviesDevice: Sendable {
     let server: RunningFerryServer
     let test: TestRuntime
-    let credentials: MoviesAccountCredentials
+    let credentials: StaticCredentials
     let folder: URL
 
     var runtime: FerryRuntime { test.runtime }
@@ -48,7 +33,7 @@ private struct MoviesDevice: Sendable {
         )
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let credentials = MoviesAccountCredentials(
+            let credentials = StaticCredentials(
                 token: try await login(server.baseURL, "demo"),
                 account: "u_demo"
             )

@@ -2,22 +2,7 @@ import Foundation
 import RecipesPlugin
 import SyncKernel
 import SyncKernelTesting
-import Synchronization
 import Testing
-
-/// Credentials of whoever is signed in, or of nobody: the token and the account change together.
-final class AccountCredentials: CredentialProvider {
-    private let session: Mutex<(token: String, account: String)?>
-
-    init(token: String, account: String) { session = Mutex((token, account)) }
-
-    func signOut() { session.withLock { $0 = nil } }
-    func signIn(_ token: String, as account: String) { session.withLock { $0 = (token, account) } }
-
-    func accessToken() async -> String? { session.withLock { $0?.token } }
-    func refreshAccessToken(rejected: String) async -> String? { nil }
-    func account() async -> String? { session.withLock { $0?.account } }
-}
 
 /// Two people on one device: local data belongs to the account signed in, and nobody's
 /// work is ever sent as someone else's.
@@ -26,7 +11,7 @@ struct AccountSeparationTests {
     @Test func aSaveMadeWhileSignedOutIsHeldUntilTheNextSignInKeepsIt() async throws {
         try await RecipeServer.with { server in
             let demo = try await server.login()
-            let credentials = AccountCredentials(token: demo, account: "u_demo")
+            let credentials = StaticCredentials(token: demo, account: "u_demo")
             let bed = try await RecipesTestbed.make(server: server.url, token: nil, credentials: credentials)
             defer { bed.remove() }
             let book = try bed.book
@@ -56,7 +41,7 @@ struct AccountSeparationTests {
     @Test func anotherAccountsWorkWaitsForItAndItsDataComesBackWithIt() async throws {
         try await RecipeServer.with { server in
             let demo = try await server.login()
-            let credentials = AccountCredentials(token: demo, account: "u_demo")
+            let credentials = StaticCredentials(token: demo, account: "u_demo")
             let bed = try await RecipesTestbed.make(server: server.url, token: nil, credentials: credentials)
             defer { bed.remove() }
             let book = try bed.book
