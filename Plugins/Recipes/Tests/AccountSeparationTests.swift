@@ -26,12 +26,15 @@ struct AccountSeparationTests {
             let held = try #require(try await bed.test.operations().first)
             let why = try await QueueInspector(runtime: bed.runtime).explain(held).rendered
             #expect(why.contains("held") && why.contains("nobody was signed in"), "\(why)")
+            let counted = try await QueueInspector(runtime: bed.runtime).status().plugins.first
+            #expect(counted?.heldForAccount == 1 && counted?.pending == 1, "status calls the held save ready")
             // Demo's saves left with demo: sam's list is sam's own.
             let shown = Set(try await book.list(savedOnly: true).recipes.map(\.id))
             #expect(shown.isDisjoint(with: ["demo-shakshuka", "demo-dal"]), "\(shown)")
 
             // The sign-in keeps it for sam (as `ferry auth login` asks): now it goes, as sam's.
             #expect(try await bed.runtime.adoptSignedOutWork(for: "u_sam") == 1)
+            #expect(try await QueueInspector(runtime: bed.runtime).status().plugins.first?.heldForAccount == 0)
             #expect(try await bed.test.runOnce().sent == 1)
             #expect(try await server.savedIDs(token: sam).contains("demo-pancakes"))
             #expect(try await server.savedIDs(token: demo).contains("demo-pancakes") == false)

@@ -11,7 +11,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion:
-            "With --once, does what can be done now, prints a summary and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network or for a configuration change (run it again later, after the change). Without it, runs until SIGINT or SIGTERM and stops cleanly."
+            "With --once, does what can be done now, prints a summary and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change). Without it, runs until SIGINT or SIGTERM and stops cleanly."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -82,7 +82,7 @@ struct RunReport: Encodable {
         status.plugins.contains { plugin in
             let unsent = plugin.pending + plugin.queued
             return (plugin.needsLogin && unsent > 0) || plugin.waitingForConnectivity > 0
-                || plugin.waitingForUnmetered > 0 || plugin.waitingForConfiguration > 0
+                || plugin.waitingForUnmetered > 0 || plugin.waitingForConfiguration > 0 || plugin.heldForAccount > 0
                 || (!status.connectivity.reachable && plugin.pending > 0)
         }
     }

@@ -40,6 +40,9 @@ struct StatusCommand: RuntimeCommand {
         if plugin.waitingForUnmetered > 0 {
             parts.append("\(plugin.waitingForUnmetered) waiting for an unmetered network (Wi-Fi or wired)")
         }
+        if plugin.heldForAccount > 0 {
+            parts.append("\(plugin.heldForAccount) held for another account or made signed out: `ferry queue list`")
+        }
         if plugin.backingOff > 0 { parts.append("\(plugin.backingOff) backing off") }
         if plugin.queued > 0 { parts.append("\(plugin.queued) behind others") }
         if plugin.dead > 0 { parts.append("\(plugin.dead) dead: `ferry queue list --state dead`") }

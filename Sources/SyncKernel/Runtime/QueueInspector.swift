@@ -32,6 +32,9 @@ public struct QueueInspector: Sendable {
         public var waitingForUnmetered = 0
         /// Pending operations that wait for the plugin's configuration to change.
         public var waitingForConfiguration = 0
+        /// Pending operations the signed-in account does not send: queued by another
+        /// account, or while nobody was signed in.
+        public var heldForAccount = 0
         /// Whether the plugin's queue is held for a login.
         public var needsLogin = false
         /// When the plugin last pulled successfully, if ever.
@@ -50,6 +53,7 @@ public struct QueueInspector: Sendable {
     /// counters the store keeps, so this stays fast however long the queue is.
     public func status() async throws -> Status {
         let names = runtime.registry.names
+        let signedIn = await runtime.credentials.account()
         let now = runtime.clock.now()
         let connectivity = await runtime.connectivity.current()
         let metered = connectivity.reachable && connectivity.metered
@@ -58,9 +62,21 @@ public struct QueueInspector: Sendable {
                 var status = PluginStatus(plugin: name)
                 // Counters kept by triggers (kernel.v1.operation_counts): a few rows, whatever the queue's length.
                 let rows = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT state, n FROM kernel_operation_counts WHERE plugin = ?"),
+                    db.cachedStatement(
+                        sql: "SELECT state, SUM(n) AS n FROM kernel_operation_counts WHERE plugin = ? GROUP BY state"
+                    ),
                     arguments: [name]
                 )
+                if let signedIn {
+                    status.heldForAccount =
+                        try Int.fetchOne(
+                            db.cachedStatement(
+                                sql:
+                                    "SELECT SUM(n) FROM kernel_operation_counts WHERE plugin = ? AND state = 'pending' AND account != ?"
+                            ),
+                            arguments: [name, signedIn]
+                        ) ?? 0
+                }
                 for row in rows {
                     let count: Int = row["n"]
                     switch OperationState(rawValue: row["state"]) {

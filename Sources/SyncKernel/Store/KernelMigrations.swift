@@ -5,7 +5,7 @@ enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
         TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
-        conflictFields,
+        conflictFields, operationCountsByAccount,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -178,5 +178,46 @@ enum KernelMigrations {
     /// The fields of a conflict merged field by field (`FieldConflict`, as JSON).
     static let conflictFields = StoreMigration("kernel.v2.conflict_fields") { db in
         try db.execute(sql: "ALTER TABLE kernel_conflicts ADD COLUMN fields TEXT")
+    }
+
+    /// The counters per plugin and state, now per account too (`''` for work made while
+    /// nobody was signed in), so that status tells work held for another account from
+    /// work ready to send without counting the queue. Still one counter row per write.
+    static let operationCountsByAccount = StoreMigration("kernel.v2.operation_counts_by_account") { db in
+        try db.execute(
+            sql: """
+                DROP TRIGGER kernel_operations_count_insert;
+                DROP TRIGGER kernel_operations_count_delete;
+                DROP TRIGGER kernel_operations_count_update;
+                DROP TABLE kernel_operation_counts;
+                CREATE TABLE kernel_operation_counts (
+                    plugin TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    n INTEGER NOT NULL,
+                    PRIMARY KEY (plugin, state, account)
+                ) WITHOUT ROWID;
+                INSERT INTO kernel_operation_counts (plugin, state, account, n)
+                    SELECT plugin, state, COALESCE(account, ''), count(*) FROM kernel_operations
+                    GROUP BY plugin, state, COALESCE(account, '');
+                CREATE TRIGGER kernel_operations_count_insert AFTER INSERT ON kernel_operations BEGIN
+                    INSERT INTO kernel_operation_counts (plugin, state, account, n)
+                        VALUES (NEW.plugin, NEW.state, COALESCE(NEW.account, ''), 1)
+                        ON CONFLICT (plugin, state, account) DO UPDATE SET n = n + 1;
+                END;
+                CREATE TRIGGER kernel_operations_count_delete AFTER DELETE ON kernel_operations BEGIN
+                    UPDATE kernel_operation_counts SET n = n - 1
+                        WHERE plugin = OLD.plugin AND state = OLD.state AND account = COALESCE(OLD.account, '');
+                END;
+                CREATE TRIGGER kernel_operations_count_update AFTER UPDATE OF plugin, state, account ON kernel_operations
+                WHEN OLD.plugin IS NOT NEW.plugin OR OLD.state IS NOT NEW.state OR OLD.account IS NOT NEW.account BEGIN
+                    UPDATE kernel_operation_counts SET n = n - 1
+                        WHERE plugin = OLD.plugin AND state = OLD.state AND account = COALESCE(OLD.account, '');
+                    INSERT INTO kernel_operation_counts (plugin, state, account, n)
+                        VALUES (NEW.plugin, NEW.state, COALESCE(NEW.account, ''), 1)
+                        ON CONFLICT (plugin, state, account) DO UPDATE SET n = n + 1;
+                END;
+                """
+        )
     }
 }
