@@ -47,4 +47,37 @@ struct DeclaredDomainCommandTests {
         #expect(unknown.error.contains("it has: save, unsave"))
         await server.stop()
     }
+
+    @Test func aDocumentsAPIDomainNeedsNoServerChangeAndPrintsDocumentsAsJSON() async throws {
+        let server = try await DemoServer.start()
+        let ferry = try FerryProcess.make(
+            config: """
+                server: \(server.baseURL)
+                plugins:
+                  auth: {username: demo, password: demo-password}
+                domains:
+                  bookmarks: {}
+                """
+        )
+        let check = try await ferry.run(["config", "check"])
+        #expect(check.output.contains("domain bookmarks: delete, patch, put on the documents API"), "\(check.output)")
+        let put = try await ferry.run(["domain", "bookmarks", "put", "swift", "--body", #"{"url": "https://swift.org"}"#])
+        #expect(put.status == 0, "\(put.error)")
+        #expect(try await ferry.run(["run", "--once"]).output.contains("sent 1"))
+        let listed = try await ferry.run(["domain", "bookmarks", "list", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+        let document = rows?.first?["document"] as? [String: Any]
+        #expect(document?["url"] as? String == "https://swift.org", "the document is not JSON: \(listed.output)")
+        #expect(document?["version"] as? Int == 1)
+
+        let noAuth = try FerryProcess.make(config: "server: \(server.baseURL)\ndomains:\n  bookmarks: {}\n")
+        let refused = try await noAuth.run(["config", "check"])
+        #expect(refused.status == 78 && refused.error.contains("add `auth: {}` under plugins"), "\(refused.error)")
+        let wrong = try FerryProcess.make(
+            config: "server: \(server.baseURL)\ndomains:\n  notes:\n    operations:\n      put: {method: PUT, path: \"/v1/notes/{id}\"}\n"
+        )
+        let placeholder = try await wrong.run(["config", "check"])
+        #expect(placeholder.status == 78 && placeholder.error.contains("has {id}; the only placeholder is {entity}"))
+        await server.stop()
+    }
 }

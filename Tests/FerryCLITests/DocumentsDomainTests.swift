@@ -80,4 +80,23 @@ struct DocumentsDomainTests {
         #expect(try await Self.documents(laptop)["swift"]?["tag"] as? String == "lang")
         await server.stop()
     }
+
+    @Test func aDiscardedWriteShowsTheDocumentAsItWasBefore() async throws {
+        let server = try await DemoServer.start()
+        let device = try await Self.device(server)
+        try await Self.put(device, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
+        try await device.runOnce()
+        device.connectivity.set(.offline)
+
+        try await Self.put(device, "swift", #"{"title": "Changed my mind"}"#, kind: "patch")
+        let patch = try #require(try await device.operations().first)
+        try await device.runtime.discard(patch)
+        #expect(try await Self.documents(device)["swift"]?["title"] as? String == "Swift")
+
+        try await Self.put(device, "draft", #"{"url": "https://example.org"}"#)
+        let put = try #require(try await device.operations().first)
+        try await device.runtime.discard(put)
+        #expect(try await Self.documents(device)["draft"] == nil, "a discarded new document stayed")
+        await server.stop()
+    }
 }

@@ -19,6 +19,14 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run(in runtime: FerryRuntime) async throws {
             let configuration = runtime.configuration
+            let signsIn = runtime.registry.plugins.contains { $0 is any CredentialProvider }
+            let unauthenticated = configuration.domains.filter { $0.value.usesDocumentsAPI }.keys.sorted()
+            if !signsIn, let first = unauthenticated.first {
+                throw FerryError(
+                    .configuration,
+                    "\(configuration.file): domain \(first) uses the documents API, which needs a signed-in user, and no plugin signs in; add `auth: {}` under plugins"
+                )
+            }
             if global.json {
                 struct Report: Encodable {
                     let file: String
@@ -41,6 +49,20 @@ struct ConfigCommand: AsyncParsableCommand {
             print(
                 "plugins: \(runtime.registry.names.isEmpty ? "none enabled" : runtime.registry.names.joined(separator: ", "))"
             )
+            for (name, domain) in configuration.domains.sorted(by: { $0.key < $1.key }) {
+                print("domain \(name): \(Self.describe(domain, signsIn: signsIn))")
+            }
+        }
+
+        /// Where a domain's operations go and whose token they carry.
+        static func describe(_ domain: DeclaredDomainSettings, signsIn: Bool) -> String {
+            let operations = domain.operations.keys.sorted().joined(separator: ", ")
+            guard domain.usesDocumentsAPI else {
+                let token = signsIn ? "with the auth plugin's token" : "without a token (a public remote)"
+                return "\(operations) on its own endpoints, \(token)"
+            }
+            let path = domain.pull.map { ($0 as NSString).deletingLastPathComponent } ?? "?"
+            return "\(operations) on the documents API (\(path)), as the signed-in user"
         }
     }
 }

@@ -34,7 +34,7 @@ struct DomainCommand: RuntimeCommand {
         switch action {
         case "list":
             let rows = try await runtime.store.read { db in try DeclaredEntities.list(domain: domain, in: db) }
-            if global.json { return try Output(json: true).printJSON(rows) }
+            if global.json { return try Self.printDocuments(rows) }
             if rows.isEmpty { return print("no documents in \(domain)") }
             Output(json: false).table(["ENTITY", "DOCUMENT"], rows.map { [$0.entity, String($0.body.prefix(100))] })
         case "show":
@@ -43,7 +43,7 @@ struct DomainCommand: RuntimeCommand {
             guard let row = rows.first(where: { $0.entity == key }) else {
                 throw FerryError(.notFound, "no document \(key) in \(domain); `ferry domain \(domain) list` shows them")
             }
-            print(row.body)
+            try Self.printDocuments([row], alone: true)
         default:
             let key = try requireEntity()
             let result = try await runtime.submitDeclared(
@@ -59,6 +59,21 @@ struct DomainCommand: RuntimeCommand {
             case .sent: print("\(action) on \(key) done")
             }
         }
+    }
+
+    /// Documents as JSON, each document as the JSON it is (not a string of it):
+    /// `[{"entity": ..., "document": {...}}]`, or the document alone.
+    static func printDocuments(_ rows: [DeclaredEntities.Row], alone: Bool = false) throws {
+        let documents = rows.map { row -> Any in
+            (try? JSONSerialization.jsonObject(with: Data(row.body.utf8), options: [.fragmentsAllowed])) ?? row.body
+        }
+        let value: Any =
+            alone ? documents.first ?? NSNull() : zip(rows, documents).map { ["entity": $0.entity, "document": $1] }
+        let data = try JSONSerialization.data(
+            withJSONObject: value,
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+        )
+        print(String(decoding: data, as: UTF8.self))
     }
 
     private func requireEntity() throws -> String {

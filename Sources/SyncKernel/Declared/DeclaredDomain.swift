@@ -124,6 +124,18 @@ public struct DeclaredDomain: SyncPlugin {
         try db.execute(sql: "DELETE FROM kernel_declared_entities WHERE domain = ?", arguments: [pluginName])
     }
 
+    /// Undoes a discarded operation: the document shows again as it was before it (its
+    /// base, the last synced state), or leaves when it did not exist then; the entity is
+    /// gone with it in that case, and its other operations go too.
+    public func discarded(_ operation: QueuedOperation, in db: Database) throws -> Bool {
+        guard let base = operation.base else {
+            try DeclaredEntities.delete(domain: pluginName, entity: operation.entity, in: db)
+            return true
+        }
+        try DeclaredEntities.upsert(domain: pluginName, entity: operation.entity, body: base, in: db)
+        return false
+    }
+
     /// Replaces the local document with the remote's, when the conflict carried it.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
         if conflict.remoteDeleted { return try DeclaredEntities.delete(domain: pluginName, entity: conflict.entity, in: db) }

@@ -59,6 +59,15 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     /// - Throws: a `configuration` error when the domain's name cannot be a documents API
     ///   domain, or `scope` is given with operations of its own.
     func completed(name: String, file: String) throws -> DeclaredDomainSettings {
+        for (kind, operation) in operations.sorted(by: { $0.key < $1.key }) {
+            let placeholders = Self.placeholders(in: operation.path)
+            if let wrong = placeholders.first(where: { $0 != "{entity}" }) {
+                throw FerryError(
+                    .configuration,
+                    "\(file): domains.\(name).operations.\(kind).path has \(wrong); the only placeholder is {entity}, the entity's key"
+                )
+            }
+        }
         guard operations.isEmpty else {
             if scope != nil {
                 throw FerryError(
@@ -86,6 +95,26 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
         ]
         completed.pull = pull ?? base + "/changes"
         return completed
+    }
+
+    /// Every `{...}` in `path`.
+    static func placeholders(in path: String) -> [String] {
+        var found: [String] = []
+        var rest = path[...]
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                found.append(String(rest[open...]))
+                break
+            }
+            found.append(String(rest[open...close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return found
+    }
+
+    /// Whether the domain uses the documents API (its operations were not declared).
+    public var usesDocumentsAPI: Bool {
+        operations.values.allSatisfy { $0.path.hasPrefix("/v1/domains/") || $0.path.hasPrefix("/v1/shared/") }
     }
 }
 
