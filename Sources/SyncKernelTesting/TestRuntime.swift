@@ -37,10 +37,20 @@ public struct TestRuntime: Sendable {
         return TestRuntime(runtime: runtime, clock: clock, connectivity: connectivity)
     }
 
-    /// A pass of the runner.
+    /// A pass of the runner: it sends every due operation first (each plugin's in
+    /// batches of `sync.batch_size` through `POST /v1/batch`; one due operation goes as its
+    /// own request), then pulls every plugin, then sends what the pull made due.
     @discardableResult
     public func runOnce() async throws -> RunSummary {
         try await SyncEngine(runtime: runtime).runOnce()
+    }
+
+    /// Pulls every enabled plugin (and declared domain) once, sending nothing.
+    @discardableResult
+    public func pull() async throws -> [String: PullSummary] {
+        var summaries: [String: PullSummary] = [:]
+        for name in runtime.registry.names { summaries[name] = try await runtime.pull(name) }
+        return summaries
     }
 
     /// Every operation in the outbox, oldest first.

@@ -11,15 +11,11 @@ struct DocumentsDomainTests {
     static func device(_ server: RunningFerryServer, yaml: String = "domains:\n  bookmarks: {}\n") async throws
         -> TestRuntime
     {
-        let login = try await HTTPTransport(baseURL: server.baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        let token = (try JSONSerialization.jsonObject(with: login.body) as? [String: Any])?["access_token"] as? String
-        return try await TestRuntime.make(
+        try await TestRuntime.make(
             server: server.baseURL,
             yaml: yaml,
             plugins: [],
-            credentials: StaticCredentials(token: token)
+            credentials: try await StaticCredentials.signedIn(at: server.baseURL)
         )
     }
 

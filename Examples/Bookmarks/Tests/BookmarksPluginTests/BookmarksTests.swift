@@ -18,7 +18,7 @@ struct BookmarksTests {
                 logger: Logger(label: "bookmarks", factory: { _ in SwiftLogNoOpLogHandler() })
             )
         )
-        let credentials = StaticCredentials(token: try await login(server.baseURL))
+        let credentials = try await StaticCredentials.signedIn(at: server.baseURL)
         let test = try await TestRuntime.make(
             server: server.baseURL,
             yaml: "plugins:\n  bookmarks: {}\n",
@@ -26,14 +26,6 @@ struct BookmarksTests {
             credentials: credentials
         )
         return (server, test, credentials)
-    }
-
-    static func login(_ baseURL: String) async throws -> String {
-        let answer = try await HTTPTransport(baseURL: baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-        return try #require(object?["access_token"] as? String)
     }
 
     static func bookmarks(_ test: TestRuntime) async throws -> [Bookmark] {
