@@ -5,6 +5,8 @@ extension Remedy {
     public var instruction: String {
         switch self {
         case .signIn: "run `ferry auth login`"
+        case .enableSignIn:
+            "no enabled plugin signs in: add `auth: {}` under plugins in config.yaml, then run `ferry auth login`"
         case .listQueue: "`ferry queue list` shows them"
         case .retryOrDiscard(let operation):
             "`ferry queue retry \(operation)` sends it again, `ferry queue discard \(operation)` drops it"

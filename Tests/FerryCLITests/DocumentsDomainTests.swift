@@ -95,4 +95,15 @@ struct DocumentsDomainTests {
         #expect(try await Self.documents(device)["draft"] == nil, "a discarded new document stayed")
         await server.stop()
     }
+
+    @Test func withoutAPluginThatSignsInTheHeldWorkSaysToEnableOne() async throws {
+        let server = try await DemoServer.start()
+        let device = try await TestRuntime.make(server: server.baseURL, yaml: "domains:\n  bookmarks: {}\n", plugins: [])
+        try await Self.put(device, "swift", #"{"url": "https://swift.org"}"#)
+        #expect(try await device.runOnce().sent == 0)
+        let operation = try #require(try await device.operations().first)
+        let why = try await QueueInspector(runtime: device.runtime).explain(operation)
+        #expect(why.remedy == .enableSignIn, "\(why.text)")
+        await server.stop()
+    }
 }

@@ -11,6 +11,9 @@ final class CredentialBroker: CredentialProvider {
 
     private var current: (any CredentialProvider)? { provider.withLock { $0 } }
 
+    /// Whether a plugin that signs in is enabled.
+    var hasProvider: Bool { current != nil }
+
     func accessToken() async -> String? { await current?.accessToken() }
 
     func refreshAccessToken(rejected: String) async throws -> String? {

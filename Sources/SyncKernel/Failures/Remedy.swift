@@ -4,6 +4,9 @@
 public enum Remedy: Sendable, Equatable, Codable {
     /// Sign in (again).
     case signIn
+    /// The remote wants a signed-in user and no enabled plugin signs in: enable one (the
+    /// auth plugin), then sign in.
+    case enableSignIn
     /// Look at the queued operations to find the right id.
     case listQueue
     /// Send operation `operation` (its short id) again, or drop it.

@@ -2,6 +2,10 @@ import Foundation
 import GRDB
 
 extension FerryRuntime {
+    /// What a person does about a refused session: sign in, or first enable a plugin
+    /// that signs in when none is.
+    var signInRemedy: Remedy { (credentials as? CredentialBroker)?.hasProvider == false ? .enableSignIn : .signIn }
+
     /// Releases every queue held in "needs login"; their operations become due now.
     ///
     /// A running engine also releases a hold by itself once the credential provider has a

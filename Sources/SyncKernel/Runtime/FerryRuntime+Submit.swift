@@ -79,9 +79,10 @@ extension FerryRuntime {
             account: await credentials.account()
         )
         let context = { base.sending(queued) }
+        let signIn = signInRemedy
         let send = {
             let outcome = try await plugin.send(queued, context: context())
-            if let (failure, _) = outcome.failure { throw Self.explain(failure, operation: operation) }
+            if let (failure, _) = outcome.failure { throw Self.explain(failure, operation: operation, signIn: signIn) }
             return outcome
         }
         do {
@@ -90,14 +91,14 @@ extension FerryRuntime {
             // No answer is a question for the probe: if the remote answers it, the operation
             // goes once more with the same keys, and the remote replays what it did.
             await connectivity.reportUnreachable()
-            guard await connectivity.current().reachable else { throw Self.explain(error, operation: operation, now: now) }
+            guard await connectivity.current().reachable else { throw Self.explain(error, operation: operation, now: now, signIn: signIn) }
             do {
                 return try await send()
             } catch {
-                throw Self.explain(error, operation: operation, now: now)
+                throw Self.explain(error, operation: operation, now: now, signIn: signIn)
             }
         } catch {
-            throw Self.explain(error, operation: operation, now: now)
+            throw Self.explain(error, operation: operation, now: now, signIn: signIn)
         }
     }
 
@@ -107,13 +108,18 @@ extension FerryRuntime {
     }
 
     /// Turns a send failure into an error a person can act on.
-    static func explain(_ error: any Error, operation: NewOperation, now: Date) -> any Error {
+    static func explain(_ error: any Error, operation: NewOperation, now: Date, signIn: Remedy) -> any Error {
         if error is FerryError || error is CancellationError { return error }
-        return explain(FailureClass.classify(error, now: now), operation: operation, underlying: error)
+        return explain(FailureClass.classify(error, now: now), operation: operation, underlying: error, signIn: signIn)
     }
 
     /// Turns a failure class into an error a person can act on.
-    private static func explain(_ failure: FailureClass, operation: NewOperation, underlying error: (any Error)? = nil) -> FerryError {
+    private static func explain(
+        _ failure: FailureClass,
+        operation: NewOperation,
+        underlying error: (any Error)? = nil,
+        signIn: Remedy
+    ) -> FerryError {
         let what = "\(operation.plugin) \(operation.kind)"
         switch failure {
         case .offline(let reason):
@@ -127,7 +133,7 @@ extension FerryRuntime {
                 .needsLogin,
                 "\(what) was refused: the session has ended",
                 underlying: error,
-                remedy: .signIn
+                remedy: signIn
             )
         case .transient(let reason, let retryAfter):
             let wait = retryAfter.map { "; try again in \(Int($0.rounded(.up))) s" } ?? "; try again later"

@@ -236,7 +236,7 @@ public struct QueueInspector: Sendable {
                     arguments: [plugin]
                 ) ?? false
             }
-            if held { return Explanation("needs login: the session ended", remedy: .signIn) }
+            if held { return Explanation("needs login: the session ended", remedy: runtime.signInRemedy) }
             if operation.waitingFor == .configuration {
                 return Explanation(
                     "waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file) (the next `ferry run` after the edit sends it; restart a running one): \(operation.lastError ?? "")"
