@@ -38,11 +38,6 @@ public struct Bookmark: Codable, Sendable, Equatable {
         try db.execute(sql: "DELETE FROM bookmarks_bookmarks WHERE id = ?", arguments: [id])
     }
 
-    static func find(_ id: String, in db: Database) throws -> Bookmark? {
-        try Row.fetchOne(db, sql: "SELECT id, url, title FROM bookmarks_bookmarks WHERE id = ?", arguments: [id])
-            .map { Bookmark(id: $0["id"], url: $0["url"], title: $0["title"]) }
-    }
-
     /// Every bookmark here, by title.
     public static func all(in db: Database) throws -> [Bookmark] {
         try Row.fetchAll(db, sql: "SELECT id, url, title FROM bookmarks_bookmarks ORDER BY title COLLATE NOCASE")

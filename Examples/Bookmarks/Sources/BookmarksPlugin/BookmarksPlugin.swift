@@ -33,10 +33,10 @@ public struct BookmarksPlugin: SyncPlugin {
     /// Removes a bookmark here at once and queues its removal on the server.
     public static func remove(_ id: String, in runtime: FerryRuntime) async throws {
         _ = try await runtime.commit { db, queue in
-            guard try Bookmark.find(id, in: db) != nil else {
+            try Bookmark.delete(id, in: db)
+            guard db.changesCount > 0 else {
                 throw FerryError(.notFound, "no bookmark \(id); `ferry bookmarks list` shows them")
             }
-            try Bookmark.delete(id, in: db)
             queue.enqueue(try NewOperation(plugin: name, kind: "delete", entity: id, payload: [String: String]()))
         }
     }
