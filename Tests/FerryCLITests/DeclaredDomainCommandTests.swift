@@ -70,6 +70,22 @@ struct DeclaredDomainCommandTests {
         #expect(document?["url"] as? String == "https://swift.org", "the document is not JSON: \(listed.output)")
         #expect(document?["version"] as? Int == 1)
 
+        // A key taken from the document: a URL, hashed into a key the remote takes.
+        let keyed = try FerryProcess.make(
+            config: """
+                server: \(server.baseURL)
+                plugins:
+                  auth: {username: demo, password: demo-password}
+                domains:
+                  links: {key: {field: url, hash: true}}
+                """
+        )
+        let added = try await keyed.run(["domain", "links", "put", "--body", #"{"url": "https://swift.org/blog/"}"#])
+        #expect(added.status == 0 && added.output.contains("queued put on k"), "\(added.output) \(added.error)")
+        #expect(try await keyed.run(["run", "--once"]).output.contains("sent 1, retrying 0, dead letters 0"))
+        let keyless = try await keyed.run(["domain", "links", "put", "--body", #"{"title": "no url"}"#])
+        #expect(keyless.status == 64 && keyless.error.contains("has no url"), "\(keyless.error)")
+
         let noAuth = try FerryProcess.make(config: "server: \(server.baseURL)\ndomains:\n  bookmarks: {}\n")
         let refused = try await noAuth.run(["config", "check"])
         #expect(refused.status == 78 && refused.error.contains("add `auth: {}` under plugins"), "\(refused.error)")

@@ -19,7 +19,7 @@ struct DomainCommand: RuntimeCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The domain's name under domains: in config.yaml.") var name: String
     @Argument(help: "list, show, or one of the domain's operations.") var action: String
-    @Argument(help: "The entity key.") var entity: String?
+    @Argument(help: "The entity key (taken from the document when the domain declares key:).") var entity: String?
     @Option(help: "The operation's JSON body.") var body: String?
 
     func run(in runtime: FerryRuntime) async throws {
@@ -45,13 +45,9 @@ struct DomainCommand: RuntimeCommand {
             }
             try Self.printDocuments([row], alone: true)
         default:
-            let key = try requireEntity()
-            let result = try await runtime.submitDeclared(
-                domain: domain,
-                kind: action,
-                entity: key,
-                body: Data((body ?? "{}").utf8)
-            )
+            let document = Data((body ?? "{}").utf8)
+            let key = try runtime.declaredEntity(domain: domain, kind: action, given: entity, body: document)
+            let result = try await runtime.submitDeclared(domain: domain, kind: action, entity: key, body: document)
             switch result {
             case .queued(.cancelled): print("\(action) cancelled an unsent opposite operation; nothing to send")
             case .queued(.coalesced): print("\(action) folded into an unsent operation on \(key)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A domain declared in `config.yaml` alone: its remote, its operations as HTTP calls,
 /// and optionally a changes feed to pull.
 ///
@@ -29,6 +31,37 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     public var retry: RetryOverride?
     /// The domain's operations, by kind; none: the documents API's.
     public var operations: [String: DeclaredOperation]
+    /// How a document's key comes from the document itself, when it is not given.
+    public var key: DocumentKey?
+
+    /// A key taken from a field of the document, as it is or hashed (for values such as
+    /// URLs that cannot be a key on the remote).
+    public struct DocumentKey: Codable, Sendable, Equatable {
+        /// The field whose value makes the key, such as `url`.
+        public var field: String
+        /// Whether the key is a hash of the value (the first 16 hex digits of its SHA-256),
+        /// the same on every device; default: false, the value itself.
+        public var hash: Bool?
+
+        /// The key of `document`.
+        ///
+        /// - Throws: a `usage` error when the field is missing, or not a string or a number.
+        public func derive(from document: Data, domain: String) throws -> String {
+            let object = try? JSONSerialization.jsonObject(with: document) as? [String: Any]
+            let value = object?[field].flatMap { value -> String? in
+                if let text = value as? String, !text.isEmpty { return text }
+                if let number = value as? NSNumber, !(value is Bool) { return number.stringValue }
+                return nil
+            }
+            guard let value else {
+                throw FerryError(
+                    .usage,
+                    "domain \(domain) takes each document's key from its field \(field), and this document has no \(field) (a string or a number); add it, or give the key"
+                )
+            }
+            return hash == true ? "k" + String(SHA256Hasher.hex(Data(value.utf8)).prefix(16)) : value
+        }
+    }
 
     /// Whose documents a domain on the documents API keeps.
     public enum DocumentScope: String, Codable, Sendable, Equatable {
@@ -41,7 +74,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case remote, scope, pull
         case pullEvery = "pull_every"
-        case retry, operations
+        case retry, operations, key
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +85,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
         pullEvery = try container.decodeIfPresent(Seconds.self, forKey: .pullEvery)
         retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry)
         operations = try container.decodeIfPresent([String: DeclaredOperation].self, forKey: .operations) ?? [:]
+        key = try container.decodeIfPresent(DocumentKey.self, forKey: .key)
     }
 
     /// The settings with the documents API's operations and feed when none are declared.

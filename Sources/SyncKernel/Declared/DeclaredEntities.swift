@@ -101,6 +101,21 @@ public enum DeclaredEntities {
 }
 
 extension FerryRuntime {
+    /// The entity key of a document of `domain`: the one given, or else the one its
+    /// declared `key` takes from `body`.
+    ///
+    /// - Throws: a `usage` error when neither gives a key.
+    public func declaredEntity(domain: String, kind: String, given: String?, body: Data) throws -> String {
+        if let given, !given.isEmpty { return given }
+        guard let key = configuration.domains[domain]?.key else {
+            throw FerryError(
+                .usage,
+                "give the entity key: ferry domain \(domain) \(kind) ENTITY (or declare domains.\(domain).key to take it from the document)"
+            )
+        }
+        return try key.derive(from: body, domain: domain)
+    }
+
     /// Submits `kind` on `entity` of a declared domain with a JSON `body`, and applies it
     /// to the local document: PUT and POST store the body, PATCH merges it into the
     /// document (JSON merge patch), DELETE removes the document.
@@ -123,6 +138,7 @@ extension FerryRuntime {
         guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
             throw FerryError(.usage, "the body is not JSON; pass e.g. --body '{\"title\": \"x\"}'")
         }
+
         // The document as the remote last sent it: the version a change is made on.
         let base = try await store.read { db in try DeclaredEntities.document(domain: domain, entity: entity, in: db) }
         let new = NewOperation(plugin: domain, kind: kind, entity: entity, payloadJSON: body, base: base)
