@@ -106,4 +106,60 @@ struct DocumentsDomainTests {
         #expect(why.remedy == .enableSignIn, "\(why.text)")
         await server.stop()
     }
+
+    /// Two devices change the title of one document; the second to arrive meets a 412
+    /// (or, creating it, a 409) and its policy decides.
+    static func race(_ server: RunningFerryServer, yaml: String, kind: String) async throws -> (TestRuntime, TestRuntime) {
+        let first = try await Self.device(server, yaml: yaml)
+        let second = try await Self.device(server, yaml: yaml)
+        if kind != "create" {
+            try await Self.put(first, "swift", #"{"title": "Swift"}"#)
+            try await first.runOnce()
+            try await second.runOnce()
+        }
+        try await Self.put(first, "swift", #"{"title": "First"}"#, kind: kind)
+        try await Self.put(second, "swift", #"{"title": "Second"}"#, kind: kind)
+        try await first.runOnce()
+        try await second.runOnce()
+        return (first, second)
+    }
+
+    @Test func serverWinsManualAndFirstWriteWinsEachMeetARealConflict() async throws {
+        let server = try await DemoServer.start()
+        let serverWins = "domains:\n  bookmarks:\n    operations:\n      put: {method: PUT, path: \"/v1/domains/bookmarks/documents/{entity}\"}\n      patch: {method: PATCH, path: \"/v1/domains/bookmarks/documents/{entity}\", conflict: server_wins}\n    pull: /v1/domains/bookmarks/changes\n"
+        let (_, adopted) = try await Self.race(server, yaml: serverWins, kind: "patch")
+        #expect(try await Self.documents(adopted)["swift"]?["title"] as? String == "First")
+        #expect(try await adopted.operations().isEmpty)
+
+        let manual = serverWins.replacingOccurrences(of: "server_wins", with: "manual")
+        let (_, waiting) = try await Self.race(server, yaml: manual, kind: "patch")
+        let open = try await waiting.runtime.store.read { db in try ConflictStore.list(openOnly: true, in: db) }
+        #expect(open.first?.fields.first?.field == "title", "no open conflict for a person")
+        _ = try await waiting.runtime.resolveConflict(id: try #require(open.first).id, keepLocal: true)
+        try await waiting.runOnce()
+        let after = try await Self.device(server, yaml: manual)
+        try await after.runOnce()
+        #expect(try await Self.documents(after)["swift"]?["title"] as? String == "Second")
+        await server.stop()
+
+        let fresh = try await DemoServer.start()
+        let createOnly = "domains:\n  bookmarks:\n    operations:\n      create: {method: PUT, path: \"/v1/domains/bookmarks/documents/{entity}\", create_only: true, conflict: first_write_wins}\n    pull: /v1/domains/bookmarks/changes\n"
+        let (_, lost) = try await Self.race(fresh, yaml: createOnly, kind: "create")
+        #expect(try await Self.documents(lost)["swift"]?["title"] as? String == "First", "the second create overwrote the first")
+        let reports = try await lost.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+        #expect(reports.first?.status == 409 && reports.first?.outcome == "remote")
+        await fresh.stop()
+    }
+
+    @Test func aPullKeepsOnlyTheDocumentsItsFilterNames() async throws {
+        let server = try await DemoServer.start()
+        let writer = try await Self.device(server)
+        try await Self.put(writer, "a", #"{"kind": "link", "url": "https://a.example"}"#)
+        try await Self.put(writer, "b", #"{"kind": "note", "text": "b"}"#)
+        try await writer.runOnce()
+        let reader = try await Self.device(server, yaml: "domains:\n  bookmarks:\n    pull_only: {kind: link}\n")
+        try await reader.runOnce()
+        #expect(Set(try await Self.documents(reader).keys) == ["a"])
+        await server.stop()
+    }
 }

@@ -53,6 +53,7 @@ public struct DeclaredDomain: SyncPlugin {
         if declared.isConditional, let version = Self.precondition(operation) {
             headers.append(("If-Match", "\"\(version)\""))
         }
+        if declared.createOnly == true, !operation.force { headers.append(("If-None-Match", "*")) }
         let request = HTTPRequest(
             method,
             Self.path(declared.path, entity: operation.entity),
@@ -80,8 +81,9 @@ public struct DeclaredDomain: SyncPlugin {
     public func pull(_ context: PluginContext) async throws -> PullSummary {
         guard let path = settings.pull else { return PullSummary() }
         let domain = pluginName
+        let only = settings.pullOnly ?? [:]
         return try await context.follow(path) { change, db in
-            guard let entity = change.entity else {
+            guard let entity = change.entity, Self.matches(entity, only) else {
                 try DeclaredEntities.delete(domain: domain, entity: change.id, in: db)
                 return .deleted
             }
@@ -90,6 +92,13 @@ public struct DeclaredDomain: SyncPlugin {
         } sweep: { live, db in
             try DeclaredEntities.sweep(domain: domain, keeping: live, in: db)
         }
+    }
+
+    /// Whether `document` has every field value of `only` (compared as text).
+    static func matches(_ document: Data, _ only: [String: String]) -> Bool {
+        guard !only.isEmpty else { return true }
+        guard let object = try? JSONSerialization.jsonObject(with: document) as? [String: Any] else { return false }
+        return only.allSatisfy { field, value in object[field].map { "\($0)" } == value }
     }
 
     /// Shows an unsent operation on the document again, as `submitDeclared` did locally.

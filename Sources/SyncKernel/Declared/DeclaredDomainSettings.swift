@@ -24,6 +24,9 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     public var scope: DocumentScope?
     /// The path of a changes feed in the format of docs/protocol.md, section 6.
     public var pull: String?
+    /// Keeps only the pulled documents whose fields have these values (a feed shared with
+    /// other kinds of documents); a document that stops matching leaves.
+    public var pullOnly: [String: String]?
     /// `pull_every`, as written. The runner reads `pull_every` from plugin sections only, so a
     /// declared domain pulls every `sync.pull_every` whatever this says.
     public var pullEvery: Seconds?
@@ -73,6 +76,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case remote, scope, pull
+        case pullOnly = "pull_only"
         case pullEvery = "pull_every"
         case retry, operations, key
     }
@@ -82,6 +86,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
         remote = try container.decodeIfPresent(String.self, forKey: .remote)
         scope = try container.decodeIfPresent(DocumentScope.self, forKey: .scope)
         pull = try container.decodeIfPresent(String.self, forKey: .pull)
+        pullOnly = try container.decodeIfPresent([String: String].self, forKey: .pullOnly)
         pullEvery = try container.decodeIfPresent(Seconds.self, forKey: .pullEvery)
         retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry)
         operations = try container.decodeIfPresent([String: DeclaredOperation].self, forKey: .operations) ?? [:]
@@ -190,9 +195,18 @@ public struct DeclaredOperation: Codable, Sendable, Equatable {
     /// Whether the local row goes away when this operation is queued.
     var removes: Bool { method.uppercased() == "DELETE" }
 
+    /// `create_only`: a PUT that only creates (`If-None-Match: *`); a document that exists
+    /// already is a 409 for the conflict policy (`first_write_wins` adopts it).
+    public var createOnly: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case method, path, delivery, requires, coalesce, cancels, supersedes, conflict, retry
+        case createOnly = "create_only"
+    }
+
     /// Whether it changes an existing document, and so carries `If-Match` with the version
     /// it was made on (PUT, PATCH and DELETE; POST creates).
-    var isConditional: Bool { ["PUT", "PATCH", "DELETE"].contains(method.uppercased()) }
+    var isConditional: Bool { ["PUT", "PATCH", "DELETE"].contains(method.uppercased()) && createOnly != true }
 
     /// An operation with its method, path and the policy keys given.
     init(method: String, path: String, coalesce: CoalesceMode? = nil, supersedes: [String]? = nil) {
