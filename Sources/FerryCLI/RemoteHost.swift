@@ -33,15 +33,15 @@ actor RemoteHost {
             var logger = Logger(label: "ferry.embedded-server")
             logger.logLevel = .warning
             do {
-                return try await FerryServer.start(
-                    FerryServerConfiguration(
-                        host: "127.0.0.1",
-                        port: 0,
-                        dataDirectory: folder,
-                        seedDemo: true,
-                        logger: logger
-                    )
+                var server = FerryServerConfiguration(
+                    host: "127.0.0.1",
+                    port: 0,
+                    dataDirectory: folder,
+                    seedDemo: true,
+                    logger: logger
                 )
+                server.admin = .off
+                return try await FerryServer.start(server)
             } catch {
                 throw FerryError(
                     .storage,

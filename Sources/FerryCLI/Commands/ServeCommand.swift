@@ -10,7 +10,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
         discussion:
-            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data."
+            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) is off unless --admin-token or --admin-loopback turns it on."
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -18,6 +18,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The folder for the server's database and files; in memory when left out.") var data: String?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
     @Flag(help: "Log at debug level.") var verbose = false
+    @Option(
+        name: .customLong("admin-token"),
+        help: ArgumentHelp(
+            "Turn /admin on for callers with 'Authorization: Bearer <token>' (also $FERRY_ADMIN_TOKEN).",
+            valueName: "token"
+        )
+    ) var adminToken: String?
+    @Flag(help: "Turn /admin on for callers on this machine (loopback), for demos and fault injection.")
+    var adminLoopback = false
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -25,14 +34,22 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = verbose ? .debug : .info
             return handler
         }
-        try await FerryServer.run(
-            FerryServerConfiguration(
-                host: host,
-                port: port,
-                dataDirectory: data,
-                seedDemo: seedDemo,
-                logger: Logger(label: "ferry.server")
-            )
+        var configuration = FerryServerConfiguration(
+            host: host,
+            port: port,
+            dataDirectory: data,
+            seedDemo: seedDemo,
+            logger: Logger(label: "ferry.server")
         )
+        configuration.admin = adminAccess
+        try await FerryServer.run(configuration)
+    }
+
+    /// Off unless a token or loopback access is asked for: a deployed server has no /admin.
+    var adminAccess: FerryServerConfiguration.AdminAccess {
+        if let token = adminToken ?? ProcessInfo.processInfo.environment["FERRY_ADMIN_TOKEN"], !token.isEmpty {
+            return .token(token)
+        }
+        return adminLoopback ? .loopback : .off
     }
 }

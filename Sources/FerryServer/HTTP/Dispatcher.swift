@@ -43,7 +43,7 @@ struct Dispatcher: Sendable {
             case .anyone:
                 break
             case .loopback:
-                guard isLoopback else { throw APIError.forbidden("Admin endpoints answer loopback callers only.") }
+                try AdminGate.check(request, isLoopback: isLoopback, access: environment.configuration.admin)
             case .user:
                 // A sub-request of a batch arrives with the batch's own user.
                 if request.user == nil { request.user = try await authenticate(request) }

@@ -40,6 +40,20 @@ public struct FerryServerConfiguration: Sendable {
     public var maxBatchRequests: Int
     /// How long the demo audio tracks last, in seconds each (a few MB in all by default).
     public var demoTrackSeconds: Double
+    /// Who may use `/admin` (faults, statistics, users): loopback callers by default, for
+    /// tests and demos in one process; `ferry serve` turns it off unless told otherwise.
+    public var admin: AdminAccess
+
+    /// Who may use the admin endpoints.
+    public enum AdminAccess: Sendable, Equatable {
+        /// Nobody: `/admin` answers 404, as if it did not exist (a deployed server).
+        case off
+        /// Callers on the loopback interface (a test, a demo on one machine). Behind a
+        /// reverse proxy on the same host every caller is on loopback: use `token` there.
+        case loopback
+        /// Callers that send `Authorization: Bearer <token>`, from anywhere.
+        case token(String)
+    }
 
     /// Creates a configuration; everything not listed takes its documented default.
     public init(
@@ -65,5 +79,6 @@ public struct FerryServerConfiguration: Sendable {
         self.maxUploadBytes = 8 << 20
         self.maxBatchRequests = 500
         self.demoTrackSeconds = 6
+        self.admin = .loopback
     }
 }
