@@ -15,15 +15,23 @@ enum AuthRoutes {
         let body = try request.jsonObject(allowing: ["username", "password"])
         let username = try body.requiredString("username")
         let password = try body.requiredString("password")
-        let found = try await env.database.read { db in try Users.find(db, username: username) }
-        let verified = await env.passwords.verify(password, hash: found?.hash)
-        guard let found, verified, let userID = found.user["id"]?.stringValue else {
-            throw APIError(.unauthorized, "invalid_credentials", "Unknown username or wrong password.")
-        }
         let configuration = env.configuration
         let now = env.now
+        let peer = request.peer
+        let found = try await env.database.read { db in
+            try LoginLimits.check(db, username: username, peer: peer, configuration: configuration, now: now)
+            return try Users.find(db, username: username)
+        }
+        let verified = await env.passwords.verify(password, hash: found?.hash)
+        guard let found, verified, let userID = found.user["id"]?.stringValue else {
+            try await env.database.write { db in
+                try LoginLimits.recordFailure(db, username: username, peer: peer, configuration: configuration, now: now)
+            }
+            throw APIError(.unauthorized, "invalid_credentials", "Unknown username or wrong password.")
+        }
         let pair = try await env.database.write { db in
-            try Sessions.open(db, userID: userID, configuration: configuration, now: now)
+            try LoginLimits.recordSuccess(db, username: username)
+            return try Sessions.open(db, userID: userID, configuration: configuration, now: now)
         }
         return .json(
             tokenBody(access: pair.access, refresh: pair.refresh, user: found.user, configuration: configuration)

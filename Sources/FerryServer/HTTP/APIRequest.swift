@@ -16,6 +16,8 @@ struct APIRequest: Sendable {
     var user: AuthenticatedUser?
     /// The body already decoded: a batch's sub-request arrives parsed with the batch.
     var json: JSON?
+    /// The caller's IP address, as the connection shows it (a proxy's, behind one).
+    var peer: String?
 
     /// The body as JSON, or nil when it is not JSON.
     var decodedBody: JSON? { json ?? JSON.decode(body) }

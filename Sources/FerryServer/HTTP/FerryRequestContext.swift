@@ -12,6 +12,9 @@ struct FerryRequestContext: RequestContext {
         channel = source.channel
     }
 
+    /// The peer's IP address.
+    var peer: String? { channel.remoteAddress?.ipAddress }
+
     /// Whether the peer is on the loopback interface.
     var isLoopback: Bool {
         guard let address = channel.remoteAddress?.ipAddress else { return false }

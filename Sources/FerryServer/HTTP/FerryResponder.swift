@@ -67,7 +67,7 @@ struct FerryResponder: HTTPResponder {
         } catch {
             return (.error(error), damage)
         }
-        let apiRequest = APIRequest(
+        var apiRequest = APIRequest(
             method: request.method == .head ? .get : request.method,
             path: path,
             query: PathSegments.query(request.uri.query),
@@ -75,6 +75,7 @@ struct FerryResponder: HTTPResponder {
             body: body,
             parameters: parameters
         )
+        apiRequest.peer = context.peer
         return (await dispatcher.execute(route, apiRequest, isLoopback: context.isLoopback), damage)
     }
 

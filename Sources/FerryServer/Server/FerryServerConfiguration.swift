@@ -40,6 +40,11 @@ public struct FerryServerConfiguration: Sendable {
     public var maxBatchRequests: Int
     /// How long the demo audio tracks last, in seconds each (a few MB in all by default).
     public var demoTrackSeconds: Double
+    /// Failed logins allowed per username, then per address, within `loginWindow` seconds;
+    /// then `429 too_many_attempts` until the window ends (10 and 100 in 15 minutes).
+    public var loginFailuresPerAccount: Int
+    public var loginFailuresPerAddress: Int
+    public var loginWindow: TimeInterval
     /// Who may use `/admin` (faults, statistics, users): loopback callers by default, for
     /// tests and demos in one process; `ferry serve` turns it off unless told otherwise.
     public var admin: AdminAccess
@@ -80,5 +85,8 @@ public struct FerryServerConfiguration: Sendable {
         self.maxBatchRequests = 500
         self.demoTrackSeconds = 6
         self.admin = .loopback
+        self.loginFailuresPerAccount = 10
+        self.loginFailuresPerAddress = 100
+        self.loginWindow = 15 * 60
     }
 }

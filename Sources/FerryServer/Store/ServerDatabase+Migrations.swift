@@ -85,6 +85,17 @@ extension ServerDatabase {
                     """
             )
         }
+        migrator.registerMigration("server.v2.login_attempts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE login_attempts (
+                        key TEXT PRIMARY KEY,
+                        failures INTEGER NOT NULL,
+                        window_start REAL NOT NULL
+                    )
+                    """
+            )
+        }
         return migrator
     }
 }
