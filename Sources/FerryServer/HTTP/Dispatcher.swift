@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import Logging
 
@@ -172,11 +173,33 @@ struct Dispatcher: Sendable {
         if let failure = error as? TMDBFailure {
             return .json(failure.body, status: .init(code: failure.status))
         }
+        if let failure = error as? DatabaseError, Self.isUnavailable(failure) {
+            environment.logger.warning("The database is unavailable: \(failure.resultCode)")
+            return .error(
+                APIError(
+                    .serviceUnavailable,
+                    "database_unavailable",
+                    "The server's database is busy or unavailable; nothing was changed. Try again shortly.",
+                    headers: ["Retry-After": "1"]
+                )
+            )
+        }
         environment.logger.error(
             "Unexpected error",
             metadata: ["method": "\(request.method.rawValue)", "path": "\(request.path)", "error": "\(error)"]
         )
         return .error(APIError(.internalServerError, "internal_error", "The server failed to handle this request."))
+    }
+
+    /// Whether `error` says the database cannot be used now (held by another process, out
+    /// of room, unreadable) rather than that the request was wrong: the transaction rolled
+    /// back, so a retry is safe.
+    static func isUnavailable(_ error: DatabaseError) -> Bool {
+        let unavailable: [ResultCode] = [
+            .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_FULL,
+            .SQLITE_CANTOPEN, .SQLITE_PROTOCOL,
+        ]
+        return unavailable.contains(error.resultCode.primaryResultCode)
     }
 
     static func isMutating(_ method: HTTPRequest.Method) -> Bool {

@@ -11,7 +11,10 @@ import ServiceLifecycle
 public enum FerryServer {
     /// Starts the server and returns once it accepts connections.
     public static func start(_ configuration: FerryServerConfiguration) async throws -> RunningFerryServer {
-        let database = try ServerDatabase(dataDirectory: configuration.dataDirectory)
+        let database = try ServerDatabase(
+            dataDirectory: configuration.dataDirectory,
+            busyTimeout: configuration.databaseBusyTimeout
+        )
         let environment = ServerEnvironment(configuration: configuration, database: database)
         if configuration.seedDemo {
             try await DemoSeed.load(into: environment)

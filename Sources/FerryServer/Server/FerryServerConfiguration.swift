@@ -45,6 +45,9 @@ public struct FerryServerConfiguration: Sendable {
     public var loginFailuresPerAccount: Int
     public var loginFailuresPerAddress: Int
     public var loginWindow: TimeInterval
+    /// How long a request waits for the database while another process holds it, before
+    /// it answers `503 database_unavailable` (10 s by default).
+    public var databaseBusyTimeout: TimeInterval
     /// Who may use `/admin` (faults, statistics, users): loopback callers by default, for
     /// tests and demos in one process; `ferry serve` turns it off unless told otherwise.
     public var admin: AdminAccess
@@ -85,6 +88,7 @@ public struct FerryServerConfiguration: Sendable {
         self.maxBatchRequests = 500
         self.demoTrackSeconds = 6
         self.admin = .loopback
+        self.databaseBusyTimeout = 10
         self.loginFailuresPerAccount = 10
         self.loginFailuresPerAddress = 100
         self.loginWindow = 15 * 60

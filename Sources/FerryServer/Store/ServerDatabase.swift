@@ -9,11 +9,11 @@ struct ServerDatabase: Sendable {
     let writer: DatabaseQueue
 
     /// Opens (creating if needed) and migrates the database.
-    init(dataDirectory: String?) throws {
+    init(dataDirectory: String?, busyTimeout: TimeInterval = 10) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Several processes may serve one data folder (two `ferry` commands with an embedded server).
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
