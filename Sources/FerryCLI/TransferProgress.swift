@@ -1,5 +1,6 @@
 import Foundation
 import SyncKernel
+import SyncKernelCLI
 
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +10,8 @@ import Darwin
 
 /// A one-line progress bar on standard error for downloads a command makes.
 enum TransferProgress {
-    /// Only on a terminal: scripts get no carriage returns.
-    static var isVisible: Bool { isatty(STDERR_FILENO) == 1 }
+    /// Only on a terminal that takes escape sequences: scripts and `TERM=dumb` get none.
+    static var isVisible: Bool { Output.allowsEscapes(on: STDERR_FILENO) }
 
     static func draw(_ events: AsyncStream<SyncEvent>) async {
         for await event in events {

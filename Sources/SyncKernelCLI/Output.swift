@@ -18,6 +18,13 @@ public struct Output: Sendable {
     /// Whether standard output is a terminal.
     public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether escape sequences (bold, redraws, progress lines) may go to the terminal on
+    /// `descriptor`: it is a terminal, `TERM` is not `dumb` and `NO_COLOR` is not set.
+    public static func allowsEscapes(on descriptor: Int32 = STDOUT_FILENO) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
     /// Prints `value` as JSON (snake_case keys, sorted, ISO-8601 dates).
     public func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder.ferry
@@ -48,7 +55,7 @@ public struct Output: Sendable {
 
     /// `text` in bold on a terminal, plain elsewhere.
     public static func bold(_ text: String) -> String {
-        isTerminal ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+        allowsEscapes() ? "\u{1B}[1m\(text)\u{1B}[0m" : text
     }
 
     /// Prints to standard error.

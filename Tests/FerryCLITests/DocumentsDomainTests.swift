@@ -162,4 +162,23 @@ struct DocumentsDomainTests {
         #expect(Set(try await Self.documents(reader).keys) == ["a"])
         await server.stop()
     }
+
+    @Test func deletingADocumentTheServerNeverHadIsDoneNotADeadLetter() async throws {
+        let server = try await DemoServer.start()
+        let device = try await Self.device(server)
+        try await Self.put(device, "draft", #"{"title": "Never sent"}"#)
+        try await Self.put(device, "draft", "{}", kind: "delete")
+        let pass = try await device.runOnce()
+        #expect(pass.deadLettered == 0 && !pass.failed)
+        #expect(try await device.operations().isEmpty)
+        await server.stop()
+    }
+
+    @Test func aShortDeclarationTakesOneConflictPolicyForItsOperations() async throws {
+        let server = try await DemoServer.start()
+        let (_, waiting) = try await Self.race(server, yaml: "domains:\n  bookmarks: {conflict: manual}\n", kind: "patch")
+        let open = try await waiting.runtime.store.read { db in try ConflictStore.list(openOnly: true, in: db) }
+        #expect(open.first?.policy == .manual, "the short declaration's policy was not used")
+        await server.stop()
+    }
 }

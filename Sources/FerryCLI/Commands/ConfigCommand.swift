@@ -39,15 +39,16 @@ struct ConfigCommand: AsyncParsableCommand {
                         file: configuration.file,
                         dataDir: configuration.dataDirectory.path,
                         server: configuration.kernel.server,
-                        plugins: runtime.registry.names
+                        plugins: runtime.registry.names.filter { configuration.domains[$0] == nil }
                     )
                 )
             }
+            let plugins = runtime.registry.names.filter { configuration.domains[$0] == nil }
             print("\(configuration.file) is valid")
             print("data folder: \(configuration.dataDirectory.path)")
             print("server: \(configuration.kernel.server)")
             print(
-                "plugins: \(runtime.registry.names.isEmpty ? "none enabled" : runtime.registry.names.joined(separator: ", "))"
+                "plugins: \(plugins.isEmpty ? "none enabled" : plugins.joined(separator: ", "))"
             )
             for (name, domain) in configuration.domains.sorted(by: { $0.key < $1.key }) {
                 print("domain \(name): \(Self.describe(domain, signsIn: signsIn))")

@@ -60,9 +60,17 @@ public struct DeclaredDomain: SyncPlugin {
             headers: headers,
             body: hasBody ? operation.payload : nil
         )
-        let response = try await context.transport.send(request)
         let domain = pluginName
         let entity = operation.entity
+        let response: HTTPResponse
+        do {
+            response = try await context.transport.send(request)
+        } catch let failure as RemoteFailure where failure.status == 404 && declared.removes {
+            // Never on the remote, or deleted there already: what the delete asked for.
+            return .alreadyDone(reason: "\(entity) was not on the remote") { db in
+                try DeclaredEntities.delete(domain: domain, entity: entity, in: db)
+            }
+        }
         guard !declared.removes, !response.body.isEmpty else {
             // No document in the answer: the local document shows the operation as written.
             let payload = operation.payload

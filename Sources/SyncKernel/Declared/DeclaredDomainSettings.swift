@@ -36,6 +36,8 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
     public var operations: [String: DeclaredOperation]
     /// How a document's key comes from the document itself, when it is not given.
     public var key: DocumentKey?
+    /// The conflict policy of every operation that names none (`last_write_wins` by default).
+    public var conflict: ConflictPolicy?
 
     /// A key taken from a field of the document, as it is or hashed (for values such as
     /// URLs that cannot be a key on the remote).
@@ -78,7 +80,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
         case remote, scope, pull
         case pullOnly = "pull_only"
         case pullEvery = "pull_every"
-        case retry, operations, key
+        case retry, operations, key, conflict
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +93,7 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
         retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry)
         operations = try container.decodeIfPresent([String: DeclaredOperation].self, forKey: .operations) ?? [:]
         key = try container.decodeIfPresent(DocumentKey.self, forKey: .key)
+        conflict = try container.decodeIfPresent(ConflictPolicy.self, forKey: .conflict)
     }
 
     /// The settings with the documents API's operations and feed when none are declared.
@@ -114,7 +117,11 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
                     "\(file): domains.\(name).scope applies to the documents API only; remove it, or remove operations to use that API"
                 )
             }
-            return self
+            var completed = self
+            for (kind, operation) in operations where operation.conflict == nil {
+                completed.operations[kind]?.conflict = conflict
+            }
+            return completed
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-")
         guard (1...64).contains(name.count), name.allSatisfy(allowed.contains), name.first.map(Set("_-").contains) == false
@@ -131,7 +138,11 @@ public struct DeclaredDomainSettings: Codable, Sendable, Equatable {
             "put": DeclaredOperation(method: "PUT", path: path, coalesce: .replace),
             "patch": DeclaredOperation(method: "PATCH", path: path, coalesce: .merge),
             "delete": DeclaredOperation(method: "DELETE", path: path, supersedes: ["put", "patch"]),
-        ]
+        ].mapValues { operation in
+            var operation = operation
+            operation.conflict = conflict
+            return operation
+        }
         completed.pull = pull ?? base + "/changes"
         return completed
     }
