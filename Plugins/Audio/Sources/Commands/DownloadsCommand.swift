@@ -17,7 +17,7 @@ struct DownloadsCommand: RuntimeCommand {
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
         if global.json { return try Output(json: true).printJSON(try await audio.downloads()) }
-        guard watch, Output.isTerminal else { return print(Self.render(try await audio.downloads()), terminator: "") }
+        guard watch, Output.allowsEscapes() else { return print(Self.render(try await audio.downloads()), terminator: "") }
         while !Task.isCancelled {
             let screen = Self.render(try await audio.downloads())
             print("\u{1B}[H\u{1B}[2J" + screen, terminator: "")

@@ -51,7 +51,7 @@ struct MoviesListCommand: RuntimeCommand {
             guard !json else { return }
             if let before = shown.value {
                 let change = ListChange(before: before, after: answer.value)
-                print(change.isEmpty ? "refreshed: up to date" : "refreshed: \(change.summary)")
+                Output.warn(change.isEmpty ? "refreshed: up to date" : "refreshed: \(change.summary)")
                 if !change.isEmpty { Self.printTable(answer.value) }
             } else {
                 Self.printTable(answer.value)
