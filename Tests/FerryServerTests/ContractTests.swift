@@ -129,7 +129,7 @@ struct ContractTests {
             }
         }
         // Well-formed but stale: a precondition that fails, not a malformed one.
-        for value in ["\"99\"", "99", "W/\"99\"", "\"0\""] {
+        for value in ["\"99\"", "99", "W/\"99\"", "\"0\"", "\"9223372036854775808\"", "99999999999999999999999"] {
             let response = try await server.request(
                 .PATCH,
                 "/v1/movies/m_demo_heat",

@@ -44,6 +44,7 @@ struct MovieTests {
             (["tmdb_id": 679, "title": ""], "title"),
             (["tmdb_id": 679, "title": "Aliens", "year": 86], "year"),
             (["tmdb_id": 679, "title": "Aliens", "imdb_id": "0090605"], "imdb_id"),
+            (["tmdb_id": 679, "title": "Aliens", "imdb_id": "tt+5"], "imdb_id"),
             (["tmdb_id": 679, "title": "Aliens", "poster_path": "http://elsewhere/x.jpg"], "poster_path"),
             (["tmdb_id": 679, "title": "Aliens", "genres": "Action"], "genres"),
             (["tmdb_id": 679, "title": "Aliens", "runtime": -1], "runtime"),

@@ -26,7 +26,8 @@ enum Conditional {
             return nil
         }
         guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
-        return Int(digits)
+        // Too many digits for any version an entity will reach: a well-formed, stale tag.
+        return Int(digits) ?? Int.max
     }
 
     /// Throws 412 with the current entity when `If-Match` names another version than `current`'s,

@@ -49,7 +49,9 @@ enum MovieDetails {
                 throw APIError.invalidField(key, "genres must be a list of at most 50 genre names.")
             }
         case "imdb_id":
-            guard let id = value.stringValue, id.hasPrefix("tt"), id.count <= 20, Int(id.dropFirst(2)) != nil else {
+            guard let id = value.stringValue, id.hasPrefix("tt"), (3...20).contains(id.count),
+                id.dropFirst(2).allSatisfy({ ("0"..."9").contains($0) })
+            else {
                 throw APIError.invalidField(key, "imdb_id must be an IMDb id such as tt0113277, or null.")
             }
         case "poster_path":
