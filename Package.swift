@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SyncKernelCLI", targets: ["SyncKernelCLI"]),
         .library(name: "SyncKernelTesting", targets: ["SyncKernelTesting"]),
         .library(name: "FerryServer", targets: ["FerryServer"]),
+        .library(name: "FerryServerTesting", targets: ["FerryServerTesting"]),
         // `FerryMain.run(plugins:)`: a `ferry` of your own, with your plugins beside the shipped ones.
         .library(name: "FerryCLI", targets: ["FerryCLI"]),
     ] + domainPlugins.map { .library(name: "\($0)Plugin", targets: ["\($0)Plugin"]) },
@@ -64,6 +65,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "FerryServerTesting",
+            dependencies: ["FerryServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
             name: "FerryCLI",
             dependencies: [
                 "SyncKernel",
@@ -95,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer"]
+            dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer", "FerryServerTesting"]
         ),
         .executableTarget(
             name: "ferry-bench",

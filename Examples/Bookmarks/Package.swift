@@ -31,6 +31,7 @@ let package = Package(
                 "BookmarksPlugin",
                 .product(name: "SyncKernelTesting", package: "Ferry"),
                 .product(name: "FerryServer", package: "Ferry"),
+                .product(name: "FerryServerTesting", package: "Ferry"),
             ]
         ),
     ]

@@ -1,7 +1,7 @@
 import BookmarksPlugin
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -11,13 +11,7 @@ import Testing
 @Suite("Bookmarks against FerryServer's documents API")
 struct BookmarksTests {
     static func start() async throws -> (RunningFerryServer, TestRuntime, StaticCredentials) {
-        let server = try await FerryServer.start(
-            FerryServerConfiguration(
-                port: 0,
-                seedDemo: true,
-                logger: Logger(label: "bookmarks", factory: { _ in SwiftLogNoOpLogHandler() })
-            )
-        )
+        let server = try await DemoFerryServer.start()
         let credentials = try await StaticCredentials.signedIn(at: server.baseURL)
         let test = try await TestRuntime.make(
             server: server.baseURL,
