@@ -137,7 +137,9 @@ func domainPluginTargets(_ name: String) -> [Target] {
         ),
         .testTarget(
             name: "\(name)PluginTests",
-            dependencies: [.target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer"]
+            dependencies: [
+                .target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer", "FerryServerTesting",
+            ]
                 + pluginTestExtras(name),
             path: "Plugins/\(name)/Tests"
         ),

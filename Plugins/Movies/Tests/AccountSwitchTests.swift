@@ -1,6 +1,6 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import MoviesPlugin
 import SyncKernel
 import SyncKernelTesting
@@ -22,12 +22,7 @@ private struct MoviesDevice: Sendable {
 
     /// Runs `body` on a fresh server and device, signed in as demo; stops both afterwards.
     static func with(_ body: (MoviesDevice) async throws -> Void) async throws {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        configuration.passwordHashCost = 4
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
-        configuration.logger = logger
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoFerryServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ferry-accounts-\(UUID().uuidString)"
         )

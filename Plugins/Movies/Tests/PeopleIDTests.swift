@@ -1,6 +1,6 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -26,13 +26,7 @@ struct PeopleIDTests {
     }
 
     @Test func theClientGivesTheServersIDForEveryName() async throws {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.1
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
-        configuration.logger = logger
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoFerryServer.start()
         let token = try await MoviesHarness.login(server.baseURL)
         let remote = HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
         var movieIDs: [String: String] = [:]
