@@ -1,4 +1,5 @@
 import Foundation
+import SyncKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -43,5 +44,14 @@ public enum Prompt {
             return false
         }
         return ["y", "yes"].contains(answer.lowercased())
+    }
+
+    /// Asks a yes/no question and stops the command when the answer is no, with one exit
+    /// status for every command (64, a usage error): `unchanged` says what did not happen,
+    /// and the message adds how `--yes` answers.
+    public static func confirmOrStop(_ question: String, assumeYes: Bool, unchanged: String) throws {
+        guard confirm(question, assumeYes: assumeYes) else {
+            throw FerryError(.usage, "\(unchanged); pass --yes to go ahead without asking")
+        }
     }
 }

@@ -115,14 +115,11 @@ struct QueueCommand: AsyncParsableCommand {
 
         func run(in runtime: FerryRuntime) async throws {
             let operation = try await QueueInspector(runtime: runtime).find(id)
-            guard
-                Prompt.confirm(
-                    "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote, and what exists only because of it (a movie added offline) goes.",
-                    assumeYes: yes
-                )
-            else {
-                throw CommandFailure(exitCode: 1)
-            }
+            try Prompt.confirmOrStop(
+                "Discard \(operation.plugin) \(operation.kind) on \(operation.entity)? Its change will never reach the remote, and what exists only because of it (a movie added offline) goes.",
+                assumeYes: yes,
+                unchanged: "nothing was discarded"
+            )
             try await runtime.discard(operation)
             print("discarded \(operation.shortID)")
         }

@@ -51,9 +51,11 @@ struct RemoveCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
-        guard Prompt.confirm("Remove the download of \(target.rawValue) \(id) from this device?", assumeYes: yes) else {
-            throw FerryError(.usage, "nothing was removed; pass --yes to remove without asking")
-        }
+        try Prompt.confirmOrStop(
+            "Remove the download of \(target.rawValue) \(id) from this device?",
+            assumeYes: yes,
+            unchanged: "nothing was removed"
+        )
         switch target {
         case .album:
             let holders = try await audio.remove(album: id)

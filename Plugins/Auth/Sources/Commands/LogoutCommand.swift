@@ -25,10 +25,14 @@ struct LogoutCommand: RuntimeCommand {
             atRisk.isEmpty
             ? "Sign out?"
             : "Signing out will remove \(atRisk.joined(separator: ", ")). Are you sure?"
-        guard Prompt.confirm(question, assumeYes: yes) else { throw CommandFailure(exitCode: 1) }
+        try Prompt.confirmOrStop(question, assumeYes: yes, unchanged: "still signed in")
         let files = try await runtime.filesRemovedBySignOut()
-        if files > 0, !Prompt.confirm("Signing out will remove \(files) files, are you sure?", assumeYes: yes) {
-            throw CommandFailure(exitCode: 1)
+        if files > 0 {
+            try Prompt.confirmOrStop(
+                "Signing out will remove \(files) files, are you sure?",
+                assumeYes: yes,
+                unchanged: "still signed in; no file was removed"
+            )
         }
         // With no complete file there is nothing to ask about, but partial downloads and
         // what they were for still go: nothing of this account stays for the next one.

@@ -21,9 +21,7 @@ struct MoviesRemoveCommand: RuntimeCommand {
         guard let movie = try await library.movie(id) else {
             throw FerryError(.notFound, "no movie \(id) in the local list; `ferry movies list` shows the ids")
         }
-        guard Prompt.confirm("Remove \(movie.label) from your list?", assumeYes: yes) else {
-            throw FerryError(.usage, "nothing was removed; pass --yes to remove without asking")
-        }
+        try Prompt.confirmOrStop("Remove \(movie.label) from your list?", assumeYes: yes, unchanged: "nothing was removed")
         try await library.remove(id)
         if global.json { return try Output(json: true).printJSON(["removed": movie.id]) }
         print(

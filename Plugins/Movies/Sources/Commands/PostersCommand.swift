@@ -138,9 +138,11 @@ struct PostersClearCommand: RuntimeCommand {
             print("The poster cache is already empty.")
             return
         }
-        guard Prompt.confirm("Delete \(usage.files) cached posters (\(ByteCount(usage.bytes)))?", assumeYes: yes) else {
-            throw FerryError(.usage, "nothing was deleted; pass --yes to clear without asking")
-        }
+        try Prompt.confirmOrStop(
+            "Delete \(usage.files) cached posters (\(ByteCount(usage.bytes)))?",
+            assumeYes: yes,
+            unchanged: "nothing was deleted"
+        )
         let removed = try await posters.files.purge()
         if global.json { return try Output(json: true).printJSON(removed) }
         print("Deleted \(removed.keys.count) posters (\(ByteCount(removed.bytes))).")
