@@ -40,6 +40,11 @@ public enum FerryMain {
         } catch let error as CommandFailure {
             exit(error.exitCode)
         } catch {
+            // A remote's refusal or silence that a command did not turn into a FerryError.
+            if let (code, reason) = ExitCodes.remote(error) {
+                Output.warn("error: \(reason)")
+                exit(code)
+            }
             Ferry.exit(withError: error)
         }
     }
@@ -57,6 +62,19 @@ public enum ExitCodes {
         case .needsLogin: 77
         case .configuration, .plugin: 78
         default: 1
+        }
+    }
+
+    /// The exit status and the reason for an error from a remote (an answer or no answer),
+    /// classified as the kernel classifies it; nil for any other error.
+    public static func remote(_ error: any Error) -> (code: Int32, reason: String)? {
+        guard error is RemoteFailure || error is TransportFailure else { return nil }
+        switch FailureClass.classify(error, now: Date()) {
+        case .offline(let reason), .transient(let reason, _): return (69, reason)
+        case .unauthorized(let reason): return (77, reason)
+        case .conflict(_, let reason, _): return (75, reason)
+        case .misconfigured(let reason): return (78, reason)
+        case .rejected(let reason), .waitsFor(_, let reason): return (1, reason)
         }
     }
 }
