@@ -100,9 +100,7 @@ public struct AudioPlugin: SyncPlugin {
     /// went first, through `removeFilesForSignOut`).
     public func forgetAccountData(in db: Database) throws {
         try Ownership.forgetAll(in: db)
-        for table in ["audio_collection_albums", "audio_collections", "audio_album_tracks", "audio_tracks", "audio_albums"] {
-            try db.execute(sql: "DELETE FROM \(table)")
-        }
+        try Library.forgetAll(in: db)
     }
 
     /// Removes every downloaded track and what this device kept, and drops the waiting downloads.

@@ -69,12 +69,17 @@ public struct FamilyPlugin: SyncPlugin {
 
     /// Another account signed in: its groups, members, rounds and votes are fetched again.
     public func forgetAccountData(in db: Database) throws {
-        for table in [
-            "family_votes", "family_attendees", "family_picks", "family_suggestions", "family_rounds",
-            "family_members", "family_groups",
-        ] {
-            try db.execute(sql: "DELETE FROM \(table)")
-        }
+        try db.execute(
+            sql: """
+                DELETE FROM family_votes;
+                DELETE FROM family_attendees;
+                DELETE FROM family_picks;
+                DELETE FROM family_suggestions;
+                DELETE FROM family_rounds;
+                DELETE FROM family_members;
+                DELETE FROM family_groups;
+                """
+        )
     }
 
     /// Adopts the remote's state after a 409 it won (the other pick, the active round, a closed round).

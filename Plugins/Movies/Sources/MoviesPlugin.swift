@@ -112,7 +112,6 @@ public struct MoviesPlugin: SyncPlugin {
     /// (`PendingMovies.shown`), so that they are there again when it signs in.
     public func forgetAccountData(in db: Database) throws {
         try db.execute(sql: "DELETE FROM movies_movies")
-        try MovieCacheVersion.invalidate(in: db)
     }
 
     /// Stores the server's movie after a conflict the server won.

@@ -113,4 +113,17 @@ extension Library {
         }
         return total
     }
+
+    /// Forgets every album, track and collection (another account signed in).
+    static func forgetAll(in db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM audio_collection_albums;
+                DELETE FROM audio_collections;
+                DELETE FROM audio_album_tracks;
+                DELETE FROM audio_tracks;
+                DELETE FROM audio_albums;
+                """
+        )
+    }
 }

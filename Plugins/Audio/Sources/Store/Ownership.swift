@@ -158,12 +158,15 @@ enum Ownership {
 
     /// Forgets everything this device keeps (at sign-out).
     static func forgetAll(in db: Database) throws {
-        for table in [
-            "audio_explicit_albums", "audio_downloaded_collections", "audio_collection_downloads",
-            "audio_cached_ahead", "audio_plays",
-        ] {
-            try db.execute(sql: "DELETE FROM \(table)")
-        }
+        try db.execute(
+            sql: """
+                DELETE FROM audio_explicit_albums;
+                DELETE FROM audio_downloaded_collections;
+                DELETE FROM audio_collection_downloads;
+                DELETE FROM audio_cached_ahead;
+                DELETE FROM audio_plays;
+                """
+        )
     }
 }
 

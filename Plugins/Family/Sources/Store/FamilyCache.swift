@@ -307,31 +307,29 @@ public enum FamilyCache {
 
     // MARK: Ids
 
+    /// The statements of `remap`, `?1` the remote id and `?2` the local one. A row the
+    /// remote's state already stored under the remote id wins over the placeholder.
+    private static let remapStatements = [
+        "DELETE FROM family_groups WHERE id = ?2 AND EXISTS (SELECT 1 FROM family_groups WHERE id = ?1)",
+        "UPDATE family_groups SET id = ?1 WHERE id = ?2",
+        "DELETE FROM family_members WHERE id = ?2 AND EXISTS (SELECT 1 FROM family_members WHERE id = ?1)",
+        "UPDATE family_members SET id = ?1 WHERE id = ?2",
+        "DELETE FROM family_rounds WHERE id = ?2 AND EXISTS (SELECT 1 FROM family_rounds WHERE id = ?1)",
+        "UPDATE family_rounds SET id = ?1 WHERE id = ?2",
+        "UPDATE family_groups SET active_round_id = ?1 WHERE active_round_id = ?2",
+        "UPDATE OR REPLACE family_members SET group_id = ?1 WHERE group_id = ?2",
+        "UPDATE OR REPLACE family_rounds SET group_id = ?1 WHERE group_id = ?2",
+        "UPDATE OR REPLACE family_suggestions SET round_id = ?1 WHERE round_id = ?2",
+        "UPDATE OR REPLACE family_picks SET round_id = ?1 WHERE round_id = ?2",
+        "UPDATE OR REPLACE family_attendees SET round_id = ?1 WHERE round_id = ?2",
+        "UPDATE OR REPLACE family_votes SET round_id = ?1 WHERE round_id = ?2",
+        "UPDATE OR REPLACE family_attendees SET member_id = ?1 WHERE member_id = ?2",
+        "UPDATE OR REPLACE family_votes SET member_key = ?1 WHERE member_key = ?2",
+    ]
+
     /// Rewrites every reference to an entity created offline once the remote named it.
     static func remap(localID: String, to remoteID: String, in db: Database) throws {
-        for table in ["family_groups", "family_members", "family_rounds"] {
-            let exists =
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE id = ?", arguments: [remoteID]) ?? false
-            if exists {
-                try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [localID])
-            } else {
-                try db.execute(sql: "UPDATE \(table) SET id = ? WHERE id = ?", arguments: [remoteID, localID])
-            }
-        }
-        try db.execute(
-            sql: "UPDATE family_groups SET active_round_id = ? WHERE active_round_id = ?",
-            arguments: [remoteID, localID]
-        )
-        for (table, column) in [
-            ("family_members", "group_id"), ("family_rounds", "group_id"), ("family_suggestions", "round_id"),
-            ("family_picks", "round_id"), ("family_attendees", "round_id"), ("family_votes", "round_id"),
-            ("family_attendees", "member_id"), ("family_votes", "member_key"),
-        ] {
-            try db.execute(
-                sql: "UPDATE OR REPLACE \(table) SET \(column) = ? WHERE \(column) = ?",
-                arguments: [remoteID, localID]
-            )
-        }
+        for sql in remapStatements { try db.execute(sql: sql, arguments: [remoteID, localID]) }
         if try round(remoteID, in: db)?.attendees != nil {
             try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [remoteID])
         }
@@ -339,13 +337,15 @@ public enum FamilyCache {
 
     /// Forgets a placeholder created offline that the remote refused.
     static func forgetLocal(_ localID: String, in db: Database) throws {
-        for table in ["family_groups", "family_members", "family_rounds"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [localID])
-        }
         try db.execute(
-            sql: "UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?",
+            sql: """
+                DELETE FROM family_groups WHERE id = ?1;
+                DELETE FROM family_members WHERE id = ?1;
+                DELETE FROM family_rounds WHERE id = ?1;
+                UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?1;
+                DELETE FROM family_attendees WHERE round_id = ?1;
+                """,
             arguments: [localID]
         )
-        try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [localID])
     }
 }
