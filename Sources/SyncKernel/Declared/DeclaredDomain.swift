@@ -50,9 +50,7 @@ public struct DeclaredDomain: SyncPlugin {
         let method = declared.method.uppercased()
         let hasBody = method != "GET" && method != "DELETE"
         var headers = hasBody ? [("Content-Type", "application/json")] : []
-        if declared.isConditional, let version = Self.precondition(operation) {
-            headers.append(("If-Match", "\"\(version)\""))
-        }
+        if declared.isConditional { headers += operation.ifMatch }
         if declared.createOnly == true, !operation.force { headers.append(("If-None-Match", "*")) }
         let request = HTTPRequest(
             method,
@@ -163,16 +161,6 @@ public struct DeclaredDomain: SyncPlugin {
     /// Renames the local document kept under `localID` to `remoteID`.
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
         try DeclaredEntities.rename(domain: pluginName, from: localID, to: remoteID, in: db)
-    }
-
-    /// The version the operation was made on: the `version` of the document it changed, as
-    /// the remote last sent it; nil for a new document, or when a conflict was settled for
-    /// this write (it goes unconditionally).
-    static func precondition(_ operation: QueuedOperation) -> Int? {
-        guard !operation.force, let base = operation.base,
-            let document = try? JSONSerialization.jsonObject(with: base) as? [String: Any]
-        else { return nil }
-        return (document["version"] as? NSNumber)?.intValue
     }
 
     /// A PATCH sets some fields of the document, so its conflicts merge field by field.

@@ -49,7 +49,7 @@ extension MoviesPlugin {
                 HTTPRequest(
                     "PATCH",
                     "/v1/movies/\(id)",
-                    headers: [("Content-Type", "application/json")] + precondition(operation),
+                    headers: [("Content-Type", "application/json")] + operation.ifMatch,
                     body: try patch.requestBody()
                 )
             )
@@ -69,7 +69,7 @@ extension MoviesPlugin {
                 HTTPRequest(
                     "DELETE",
                     "/v1/movies/\(id)",
-                    headers: precondition(operation)
+                    headers: operation.ifMatch
                 )
             )
         } catch let failure as RemoteFailure where isGone(failure) {
@@ -172,13 +172,5 @@ extension MoviesPlugin {
     private func isGone(_ failure: RemoteFailure) -> Bool {
         (failure.status == 404 && failure.code == "movie_not_found")
             || (failure.status == 412 && failure.currentEntity == Data("null".utf8))
-    }
-
-    /// `If-Match` with the version the change was made against, unless a conflict was resolved for this write.
-    private func precondition(_ operation: QueuedOperation) -> [(String, String)] {
-        guard !operation.force, let base = operation.base, let movie = try? ServerMovie.decode(base),
-            let version = movie.version
-        else { return [] }
-        return [("If-Match", "\"\(version)\"")]
     }
 }
