@@ -8,8 +8,11 @@ public struct Ferry: AsyncParsableCommand {
         CommandConfiguration(
             commandName: "ferry",
             abstract: "Local-first sync: local writes answer at once, a kernel carries them to the remote.",
-            discussion:
-                "Reads config.yaml (or --config PATH, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.",
+            discussion: """
+                Reads config.yaml (or --config PATH, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.
+                --json, --config PATH and --verbose go before or after the subcommand; --json prints one JSON object \
+                (docs/json.md). \(HelpTopic.summary)
+                """,
             version: "0.1.0",
             subcommands: [
                 RunCommand.self, StatusCommand.self, QueueCommand.self, ConflictsCommand.self, NetworkCommand.self,

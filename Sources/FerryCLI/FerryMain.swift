@@ -24,9 +24,13 @@ public enum FerryMain {
     /// under `plugins:` in config.yaml, and its commands (`PluginCommands`) join the
     /// shipped ones.
     public static func run(plugins: [any SyncPlugin.Type]) async {
+        let given = Array(CommandLine.arguments.dropFirst())
+        let json = LeadingOptions.asksForJSON(given)
         do {
             try Composition.use(plugins)
-            var command = try Ferry.parseAsRoot()
+            let arguments = LeadingOptions.hoisted(given, root: Ferry.self)
+            if let topic = HelpTopic(arguments: arguments) { return try topic.print(json: json) }
+            var command = try Ferry.parseAsRoot(arguments)
             if let runtimeCommand = command as? any RuntimeCommand {
                 try await RuntimeHost.run(runtimeCommand)
             } else if var asyncCommand = command as? any AsyncParsableCommand {
@@ -34,47 +38,27 @@ public enum FerryMain {
             } else {
                 try command.run()
             }
-        } catch let error as FerryError {
-            Output.warn("error: \(error.rendered)")
-            exit(ExitCodes.code(for: error))
-        } catch let error as CommandFailure {
-            exit(error.exitCode)
+        } catch let failure as CommandFailure {
+            exit(failure.status.rawValue)
         } catch {
-            // A remote's refusal or silence that a command did not turn into a FerryError.
-            if let (code, reason) = ExitCodes.remote(error) {
-                Output.warn("error: \(reason)")
-                exit(code)
-            }
-            Ferry.exit(withError: error)
-        }
-    }
-}
-
-/// Exit codes, decided here and nowhere else (sysexits where one fits).
-public enum ExitCodes {
-    public static func code(for error: FerryError) -> Int32 {
-        switch error.code {
-        case .usage: 64
-        case .notFound: 66
-        case .requiresConnection, .remoteUnavailable: 69
-        case .storage, .storageUnavailable, .file: 74
-        case .conflict: 75
-        case .needsLogin: 77
-        case .configuration, .plugin: 78
-        default: 1
+            exit(report(error, json: json))
         }
     }
 
-    /// The exit status and the reason for an error from a remote (an answer or no answer),
-    /// classified as the kernel classifies it; nil for any other error.
-    public static func remote(_ error: any Error) -> (code: Int32, reason: String)? {
-        guard error is RemoteFailure || error is TransportFailure else { return nil }
-        switch FailureClass.classify(error, now: Date()) {
-        case .offline(let reason), .transient(let reason, _): return (69, reason)
-        case .unauthorized(let reason): return (77, reason)
-        case .conflict(_, let reason, _): return (75, reason)
-        case .misconfigured(let reason): return (78, reason)
-        case .rejected(let reason), .waitsFor(_, let reason): return (1, reason)
+    /// Reports `error` on standard error, as JSON with `json`, and returns the exit status:
+    /// decided here and nowhere else, from `ExitStatus`.
+    static func report(_ error: any Error, json: Bool) -> Int32 {
+        if let report = ErrorReport(error) {
+            report.print(json: json)
+            return report.status
         }
+        // The argument parser's own: help and --version print as it prints them, and so do
+        // its errors for people.
+        let code = Ferry.exitCode(for: error)
+        guard json, code != .success else { Ferry.exit(withError: error) }
+        let status: ExitStatus = code == .validationFailure ? .usage : .failure
+        ErrorReport(code: status == .usage ? "usage" : "failure", message: Ferry.message(for: error), status: status)
+            .print(json: true)
+        return status.rawValue
     }
 }

@@ -7,7 +7,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: "The configuration file (default: $FERRY_CONFIG, else ./config.yaml).")
     public var config: String?
 
-    @Flag(name: .long, help: "Print data as JSON, for scripts.")
+    @Flag(name: .long, help: "Print data as JSON, for scripts (docs/json.md).")
     public var json = false
 
     @Flag(name: .long, help: "Log what the kernel does.")
@@ -19,6 +19,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     public var configPath: String {
         config ?? ProcessInfo.processInfo.environment["FERRY_CONFIG"] ?? "config.yaml"
     }
+
+    /// Where the command writes: JSON with `--json`, text for people without.
+    public var output: Output { Output(json: json) }
 }
 
 /// A command that works on an opened runtime; the CLI opens it from `global` and calls
@@ -34,8 +37,9 @@ extension RuntimeCommand {
     }
 }
 
-/// A command finished and already told the user why it failed; only the exit code is left.
+/// A command finished and already told the user why it failed (its report says so); only
+/// the exit status is left.
 public struct CommandFailure: Error {
-    public let exitCode: Int32
-    public init(exitCode: Int32 = 1) { self.exitCode = exitCode }
+    public let status: ExitStatus
+    public init(_ status: ExitStatus = .failure) { self.status = status }
 }

@@ -25,27 +25,39 @@ public struct Output: Sendable {
         return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    /// Prints `value` as JSON (snake_case keys, sorted, ISO-8601 dates).
+    /// Prints `value` as JSON, as docs/json.md says: one object, snake_case keys in sorted
+    /// order, ISO-8601 UTC dates, `null` for a known field without a value.
     public func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder.ferry
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        print(String(decoding: try JSONOutput.encode(value), as: UTF8.self))
     }
 
-    /// Prints rows under a header, each column as wide as its widest cell.
+    /// Prints `value` as JSON on one line, unbuffered: one event of a stream, seen as it happens.
+    public static func printJSONLine<T: Encodable>(_ value: T) throws {
+        FileHandle.standardOutput.write(try JSONOutput.encode(value, oneLine: true) + Data("\n".utf8))
+    }
+
+    /// Prints a line for people: to standard output, or to standard error with `--json`,
+    /// where standard output carries the JSON alone.
+    public func say(_ text: String) {
+        if json { Self.warn(text) } else { print(text) }
+    }
+
+    /// Prints rows under a header, each column as wide as its widest cell on screen.
     public func table(_ header: [String], _ rows: [[String]]) {
         print(Self.render(header, rows), terminator: "")
     }
 
+    /// Rows under a header, each column padded to its widest cell's display width (a wide
+    /// CJK character or an emoji takes two columns, a combining mark none), two spaces apart.
     public static func render(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in
-            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+            all.map { $0.indices.contains(column) ? $0[column].displayWidth : 0 }.max() ?? 0
         }
         var text = ""
         for (index, row) in all.enumerated() {
             let cells = row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1 || column >= widths.count ? cell : cell.padded(toWidth: widths[column])
             }
             let line = cells.joined(separator: "  ")
             text += (index == 0 ? bold(line) : line) + "\n"

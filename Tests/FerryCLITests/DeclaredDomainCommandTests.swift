@@ -26,8 +26,8 @@ struct DeclaredDomainCommandTests {
         let first = try await ferry.run(["run", "--once"])
         #expect(first.status == 0, "\(first.error)")
         let pulled = try await ferry.run(["domain", "favourites", "list", "--json"])
-        let entities = (try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [[String: Any]])?
-            .compactMap { $0["entity"] as? String }
+        let listing = try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [String: Any]
+        let entities = (listing?["documents"] as? [[String: Any]])?.compactMap { $0["entity"] as? String }
         #expect(entities?.contains("demo-dal") == true)
 
         #expect(try await ferry.run(["domain", "favourites", "save", "demo-pancakes"]).output.contains("queued save"))
@@ -65,7 +65,8 @@ struct DeclaredDomainCommandTests {
         #expect(put.status == 0, "\(put.error)")
         #expect(try await ferry.run(["run", "--once"]).output.contains("sent 1"))
         let listed = try await ferry.run(["domain", "bookmarks", "list", "--json"])
-        let rows = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]]
+        let listing = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any]
+        let rows = listing?["documents"] as? [[String: Any]]
         let document = rows?.first?["document"] as? [String: Any]
         #expect(document?["url"] as? String == "https://swift.org", "the document is not JSON: \(listed.output)")
         #expect(document?["version"] as? Int == 1)

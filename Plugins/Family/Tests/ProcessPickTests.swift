@@ -30,15 +30,15 @@ struct ProcessPickTests {
             let outcomes = try await [a, b]
 
             let remote = try #require(try await server.round().pick)
-            #expect(outcomes.map(\.status).sorted() == [0, 75], "\(outcomes)")
+            #expect(outcomes.map(\.status).sorted() == [0, 79], "\(outcomes)")
             let winner = try #require(outcomes.first { $0.status == 0 })
-            let loser = try #require(outcomes.first { $0.status == 75 })
+            let loser = try #require(outcomes.first { $0.status == 79 })
             #expect(winner.output.contains("Picked \(remote.title ?? "?")"))
             #expect(loser.output.contains("already picked: \(remote.title ?? "?") (\(remote.tmdbID)) won"))
             #expect(try await server.requests()["POST /v1/rounds/{id}/pick"] == 2)
 
             // The loser's own store now shows the server's pick, even offline.
-            let loserProcess = outcomes[0].status == 75 ? first : second
+            let loserProcess = outcomes[0].status == 79 ? first : second
             _ = try await loserProcess.run(["network", "offline"])
             let shown = try await loserProcess.run(["family", "round", "show", Server.round])
             #expect(shown.status == 0 && shown.output.contains("Picked: \(remote.title ?? "?")"))

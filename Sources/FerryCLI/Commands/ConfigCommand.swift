@@ -29,17 +29,20 @@ struct ConfigCommand: AsyncParsableCommand {
             }
             if global.json {
                 struct Report: Encodable {
+                    let valid = true
                     let file: String
                     let dataDir: String
                     let server: String
                     let plugins: [String]
+                    let domains: [String]
                 }
-                return try Output(json: true).printJSON(
+                return try global.output.printJSON(
                     Report(
                         file: configuration.file,
                         dataDir: configuration.dataDirectory.path,
                         server: configuration.kernel.server,
-                        plugins: runtime.registry.names.filter { configuration.domains[$0] == nil }
+                        plugins: runtime.registry.names.filter { configuration.domains[$0] == nil },
+                        domains: configuration.domains.keys.sorted()
                     )
                 )
             }

@@ -22,7 +22,7 @@ struct ConflictsCommand: AsyncParsableCommand {
             let views = reports.map { report in
                 ConflictView(report, description: runtime.registry.plugin(named: report.plugin)?.describe(report))
             }
-            if global.json { return try Output(json: true).printJSON(views) }
+            if global.json { return try global.output.printJSON(["conflicts": views]) }
             if views.isEmpty { return print(all ? "no conflicts" : "no open conflicts") }
             Output(json: false).table(
                 ["ID", "PLUGIN", "KIND", "ENTITY", "POLICY", "OUTCOME", "REASON"],
@@ -44,8 +44,19 @@ struct ConflictsCommand: AsyncParsableCommand {
             case local, remote
         }
 
+        /// What `--json` prints: the conflict as it now stands, and the side kept.
+        struct Resolution: Encodable {
+            let conflict: ConflictView
+            let kept: String
+        }
+
         func run(in runtime: FerryRuntime) async throws {
             let report = try await runtime.resolveConflict(id: id, keepLocal: keep == .local)
+            if global.json {
+                let description = runtime.registry.plugin(named: report.plugin)?.describe(report)
+                let conflict = ConflictView(report, description: description)
+                return try global.output.printJSON(Resolution(conflict: conflict, kept: keep.rawValue))
+            }
             print(
                 keep == .local
                     ? "kept the local write; the runner sends \(report.plugin) \(report.kind) on \(report.entity) again"
@@ -55,10 +66,12 @@ struct ConflictsCommand: AsyncParsableCommand {
     }
 }
 
-/// A conflict as `ferry conflicts` shows it.
+/// A conflict as `ferry conflicts` shows it; `local` (the write) and `remote` (the remote's
+/// entity, null when it sent none) are the JSON documents themselves.
 struct ConflictView: Encodable {
-    let id, plugin, kind, entity, policy, outcome, reason, local: String
-    let remote: String?
+    let id, operation, plugin, kind, entity, policy, outcome, reason: String
+    let local: JSONValue
+    let remote: JSONValue?
     /// The fields both sides changed, with both values, when the write was merged field by field.
     let fields: [FieldConflict]
     let status: Int
@@ -71,14 +84,15 @@ struct ConflictView: Encodable {
 
     init(_ report: ConflictReport, description: String?) {
         id = report.id
+        operation = report.operationID.uuidString.lowercased()
         plugin = report.plugin
         kind = report.kind
         entity = report.entity
         policy = report.policy.rawValue
         outcome = report.outcome
         reason = description ?? report.reason
-        local = String(decoding: report.local.prefix(2000), as: UTF8.self)
-        remote = report.remote.map { String(decoding: $0.prefix(2000), as: UTF8.self) }
+        local = JSONValue(parsing: report.local)
+        remote = report.remote.map { JSONValue(parsing: $0) }
         fields = report.fields
         status = report.status
         createdAt = report.createdAt

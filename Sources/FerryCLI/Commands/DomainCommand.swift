@@ -34,7 +34,9 @@ struct DomainCommand: RuntimeCommand {
         switch action {
         case "list":
             let rows = try await runtime.store.read { db in try DeclaredEntities.list(domain: domain, in: db) }
-            if global.json { return try Self.printDocuments(rows) }
+            if global.json {
+                return try global.output.printJSON(Listing(domain: domain, documents: rows.map(Document.init)))
+            }
             if rows.isEmpty { return print("no documents in \(domain)") }
             Output(json: false).table(["ENTITY", "DOCUMENT"], rows.map { [$0.entity, String($0.body.prefix(100))] })
         case "show":
@@ -43,11 +45,17 @@ struct DomainCommand: RuntimeCommand {
             guard let row = rows.first(where: { $0.entity == key }) else {
                 throw FerryError(.notFound, "no document \(key) in \(domain); `ferry domain \(domain) list` shows them")
             }
-            try Self.printDocuments([row], alone: true)
+            if global.json { return try global.output.printJSON(Document(row)) }
+            print(String(decoding: try JSONOutput.encode(JSONValue(parsing: row.body)), as: UTF8.self))
         default:
             let document = Data((body ?? "{}").utf8)
             let key = try runtime.declaredEntity(domain: domain, kind: action, given: entity, body: document)
             let result = try await runtime.submitDeclared(domain: domain, kind: action, entity: key, body: document)
+            if global.json {
+                return try global.output.printJSON(
+                    Submitted(domain: domain, operation: action, entity: key, result: Self.word(for: result))
+                )
+            }
             switch result {
             case .queued(.cancelled): print("\(action) cancelled an unsent opposite operation; nothing to send")
             case .queued(.coalesced): print("\(action) folded into an unsent operation on \(key)")
@@ -57,19 +65,35 @@ struct DomainCommand: RuntimeCommand {
         }
     }
 
-    /// Documents as JSON, each document as the JSON it is (not a string of it):
-    /// `[{"entity": ..., "document": {...}}]`, or the document alone.
-    static func printDocuments(_ rows: [DeclaredEntities.Row], alone: Bool = false) throws {
-        let documents = rows.map { row -> Any in
-            (try? JSONSerialization.jsonObject(with: Data(row.body.utf8), options: [.fragmentsAllowed])) ?? row.body
+    /// What `list --json` prints.
+    struct Listing: Encodable {
+        let domain: String
+        let documents: [Document]
+    }
+
+    /// A document as `--json` prints it: its entity key, and the document as the JSON it is.
+    struct Document: Encodable {
+        let entity: String
+        let document: JSONValue
+
+        init(_ row: DeclaredEntities.Row) {
+            entity = row.entity
+            document = JSONValue(parsing: row.body)
         }
-        let value: Any =
-            alone ? documents.first ?? NSNull() : zip(rows, documents).map { ["entity": $0.entity, "document": $1] }
-        let data = try JSONSerialization.data(
-            withJSONObject: value,
-            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
-        )
-        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// What an operation's `--json` prints; `result` is `queued`, `coalesced`, `cancelled` or `sent`.
+    struct Submitted: Encodable {
+        let domain, operation, entity, result: String
+    }
+
+    static func word(for result: SubmitResult) -> String {
+        switch result {
+        case .queued(.cancelled): "cancelled"
+        case .queued(.coalesced): "coalesced"
+        case .queued(.inserted): "queued"
+        case .sent: "sent"
+        }
     }
 
     private func requireEntity() throws -> String {

@@ -3,10 +3,13 @@ import ServiceLifecycle
 import SyncKernel
 import SyncKernelCLI
 
-/// Prints the kernel's events as they happen, one line each, while `ferry run` works.
+/// Prints the kernel's events as they happen, one line each, while `ferry run` works: a
+/// phrase for people, or with `--json` one JSON object per event (`EventView`).
 struct EventPrinter: Service {
     let events: EventBus
     let json: Bool
+    /// The time an event is stamped with.
+    let now: @Sendable () -> Date
     /// Printed to standard error once the runner handles SIGINT and SIGTERM.
     let banner: String
     /// The owning plugin's words for a conflict, if it has any.
@@ -17,7 +20,10 @@ struct EventPrinter: Service {
         Output.warn(banner)
         await withGracefulShutdownHandler {
             for await event in stream.cancelOnGracefulShutdown() {
-                if let line = Self.describe(event, conflict: describeConflict) {
+                if json {
+                    let view = EventView(event, time: now(), describeConflict: describeConflict)
+                    do { try Output.printJSONLine(view) } catch { Output.warn("ferry: an event could not be written as JSON: \(error)") }
+                } else if let line = Self.describe(event, conflict: describeConflict) {
                     // Unbuffered: a log file sees each event as it happens, not at exit.
                     FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 }

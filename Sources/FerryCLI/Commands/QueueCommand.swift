@@ -34,7 +34,7 @@ struct QueueCommand: AsyncParsableCommand {
             for operation in operations {
                 rows.append(OperationView(operation, why: try await inspector.explain(operation).rendered))
             }
-            if global.json { return try Output(json: true).printJSON(rows) }
+            if global.json { return try global.output.printJSON(["operations": rows]) }
             if rows.isEmpty { return print("the queue is empty") }
             Output(json: false).table(
                 ["ID", "PLUGIN", "KIND", "ENTITY", "STATE", "WHY"],
@@ -52,15 +52,16 @@ struct QueueCommand: AsyncParsableCommand {
             let inspector = QueueInspector(runtime: runtime)
             let operation = try await inspector.find(id)
             let view = OperationView(operation, why: try await inspector.explain(operation).rendered)
-            if global.json { return try Output(json: true).printJSON(view) }
+            if global.json { return try global.output.printJSON(view) }
             let fields: [(String, String)] = [
                 ("id", view.id), ("plugin", view.plugin), ("kind", view.kind), ("entity", view.entity),
                 ("state", view.state), ("attempts", "\(view.attempts)"),
                 ("created", ISO8601DateFormatter().string(from: view.createdAt)),
                 ("next attempt", ISO8601DateFormatter().string(from: view.nextAttemptAt)),
-                ("last error", view.lastError ?? "-"), ("payload", view.payload), ("why", view.why),
+                ("last error", view.lastError ?? "-"), ("payload", String(decoding: operation.payload.prefix(2000), as: UTF8.self)),
+                ("why", view.why),
             ]
-            for (name, value) in fields { print("\(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
+            for (name, value) in fields { print("\(name.padded(toWidth: 13)) \(value)") }
         }
     }
 
@@ -87,6 +88,7 @@ struct QueueCommand: AsyncParsableCommand {
                 }
                 let states: Set<OperationState> = try allDead ? [.dead] : state.map { try Self.retryable($0) } ?? [.dead, .pending]
                 let count = try await runtime.retryAll(plugin: plugin, states: states)
+                if global.json { return try global.output.printJSON(Retried(retried: count, operation: nil)) }
                 print("\(count) operation(s) will be sent again by the runner (`ferry run --once` sends them now)")
                 return
             }
@@ -94,7 +96,16 @@ struct QueueCommand: AsyncParsableCommand {
             guard let id else { throw FerryError(.usage, "give an operation id, or --all, or --all-dead") }
             let operation = try await QueueInspector(runtime: runtime).find(id)
             try await runtime.retry(operation)
+            if global.json {
+                return try global.output.printJSON(Retried(retried: 1, operation: operation.id.uuidString.lowercased()))
+            }
             print("\(operation.shortID) will be sent again by the runner (`ferry run --once` sends it now)")
+        }
+
+        /// What `--json` prints: how many operations are due again, and which one when one was named.
+        struct Retried: Encodable {
+            let retried: Int
+            let operation: String?
         }
 
         static func retryable(_ name: String) throws -> Set<OperationState> {
@@ -121,14 +132,17 @@ struct QueueCommand: AsyncParsableCommand {
                 unchanged: "nothing was discarded"
             )
             try await runtime.discard(operation)
+            if global.json { return try global.output.printJSON(["discarded": operation.id.uuidString.lowercased()]) }
             print("discarded \(operation.shortID)")
         }
     }
 }
 
-/// An operation as `ferry queue` shows it; never includes credentials.
+/// An operation as `ferry queue` shows it, its payload as the JSON document it is; never
+/// includes credentials.
 struct OperationView: Encodable {
-    let id, shortID, plugin, kind, entity, state, payload, why: String
+    let id, shortID, plugin, kind, entity, state, why: String
+    let payload: JSONValue
     let attempts: Int
     let createdAt, nextAttemptAt: Date
     let lastError: String?
@@ -140,7 +154,7 @@ struct OperationView: Encodable {
         kind = operation.kind
         entity = operation.entity
         state = operation.state.rawValue
-        payload = String(decoding: operation.payload.prefix(2000), as: UTF8.self)
+        payload = JSONValue(parsing: operation.payload)
         self.why = why
         attempts = operation.attempts
         createdAt = operation.createdAt

@@ -11,7 +11,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion:
-            "With --once, does what can be done now, prints a summary and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change). Without it, runs until SIGINT or SIGTERM and stops cleanly."
+            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change). Without it, runs until SIGINT or SIGTERM and stops cleanly, printing each event as it happens (--json: one JSON object per line)."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -27,17 +27,18 @@ struct RunCommand: RuntimeCommand {
             let summary = try await engine.runOnce()
             let status = try await QueueInspector(runtime: runtime).status()
             if global.json {
-                try Output(json: true).printJSON(RunReport(summary: summary, status: status))
+                try global.output.printJSON(RunReport(summary: summary, status: status))
             } else {
                 print(RunReport.render(summary: summary, status: status))
             }
-            if summary.failed { throw CommandFailure(exitCode: 1) }
-            if RunReport.workIsHeld(status) { throw CommandFailure(exitCode: 75) }
+            if summary.failed { throw CommandFailure(.failure) }
+            if RunReport.workIsHeld(status) { throw CommandFailure(.tryLater) }
             return
         }
         let printer = EventPrinter(
             events: runtime.events,
             json: global.json,
+            now: { runtime.clock.now() },
             banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop",
             describeConflict: { report in runtime.registry.plugin(named: report.plugin)?.describe(report) }
         )

@@ -24,7 +24,7 @@ struct DownloadCommand: RuntimeCommand {
         case .track:
             throw FerryError(.usage, "a track is downloaded with its album, or cached ahead by `ferry audio play TRACK`")
         }
-        if global.json { return try Output(json: true).printJSON(plan) }
+        if global.json { return try global.output.printJSON(plan) }
         guard plan.alreadyDownloaded < plan.tracks else {
             return print("\(plan.title): all \(plan.tracks) tracks are already on this device")
         }
@@ -49,6 +49,13 @@ struct RemoveCommand: RuntimeCommand {
     @Argument(help: "Its id (`ferry audio downloads`).") var id: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
+    /// What `--json` prints: what was removed, and the downloaded collections that still
+    /// keep an album.
+    struct Removed: Encodable {
+        let target, removed: String
+        let keptBy: [String]
+    }
+
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
         try Prompt.confirmOrStop(
@@ -59,7 +66,7 @@ struct RemoveCommand: RuntimeCommand {
         switch target {
         case .album:
             let holders = try await audio.remove(album: id)
-            if global.json { return try Output(json: true).printJSON(["removed": id, "kept_by": holders.joined(separator: ",")]) }
+            if global.json { return try global.output.printJSON(Removed(target: target.rawValue, removed: id, keptBy: holders)) }
             print(
                 holders.isEmpty
                     ? "album \(id) removed from this device"
@@ -67,11 +74,11 @@ struct RemoveCommand: RuntimeCommand {
             )
         case .collection:
             try await audio.remove(collection: id)
-            if global.json { return try Output(json: true).printJSON(["removed": id]) }
+            if global.json { return try global.output.printJSON(Removed(target: target.rawValue, removed: id, keptBy: [])) }
             print("collection \(id) removed; its albums that nothing else keeps are gone from this device")
         case .track:
             try await audio.remove(track: id)
-            if global.json { return try Output(json: true).printJSON(["removed": id]) }
+            if global.json { return try global.output.printJSON(Removed(target: target.rawValue, removed: id, keptBy: [])) }
             print("track \(id) is no longer cached ahead; its download, if any, is cancelled")
         }
     }

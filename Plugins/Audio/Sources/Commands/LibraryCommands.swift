@@ -18,7 +18,7 @@ struct AlbumsCommand: RuntimeCommand {
         let audio = try AudioLibrary(runtime: runtime)
         if refresh, let stale = try await audio.refresh() { Output.warn(stale) }
         let albums = try await audio.albums()
-        if global.json { return try Output(json: true).printJSON(albums) }
+        if global.json { return try Output(json: true).printJSON(["albums": albums]) }
         guard !albums.isEmpty else { return print("no albums yet; `ferry audio albums --refresh` pulls them") }
         Output(json: false).table(
             ["ID", "TITLE", "ARTIST", "TRACKS", "SIZE", "ON THIS DEVICE"],
@@ -50,7 +50,7 @@ struct CollectionsCommand: RuntimeCommand {
         let audio = try AudioLibrary(runtime: runtime)
         if refresh, let stale = try await audio.refresh() { Output.warn(stale) }
         let collections = try await audio.collections()
-        if global.json { return try Output(json: true).printJSON(collections) }
+        if global.json { return try Output(json: true).printJSON(["collections": collections]) }
         guard !collections.isEmpty else {
             return print("no collections yet; `ferry audio collections --refresh` pulls them")
         }

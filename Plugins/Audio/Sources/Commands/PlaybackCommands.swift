@@ -22,6 +22,15 @@ struct PlayCommand: RuntimeCommand {
     @Option(help: "Play an album instead: what each of its tracks would play from.") var album: String?
     @Option(help: "Play a collection instead.") var collection: String?
 
+    /// What `--json` prints for a track: where it plays from, and how many tracks were
+    /// queued for caching ahead (null for an album or a collection).
+    struct Played: Encodable {
+        let track: String
+        var title: String? = nil
+        let source: SourceView
+        var queuedAhead: Int? = nil
+    }
+
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
         if let album { return try show(try await audio.play(album: album)) }
@@ -31,16 +40,20 @@ struct PlayCommand: RuntimeCommand {
         }
         let (source, queued) = try await audio.play(track: track, next: next)
         if global.json {
-            return try Output(json: true).printJSON(["track": track, "source": ResolveCommand.describe(source), "queued_ahead": "\(queued)"])
+            try global.output.printJSON(Played(track: track, source: SourceView(source), queuedAhead: queued))
+            if case .unavailable = source { throw CommandFailure(.unavailable) }
+            return
         }
         print(ResolveCommand.describe(source))
         if queued > 0 { Output.warn("\(queued) track(s) queued for caching ahead; they download on Wi-Fi") }
-        if case .unavailable = source { throw CommandFailure(exitCode: 69) }
+        if case .unavailable = source { throw CommandFailure(.unavailable) }
     }
 
     private func show(_ sources: [(track: AudioTrack, source: PlaybackSource)]) throws {
         if global.json {
-            return try Output(json: true).printJSON(sources.map { ["track": $0.track.id, "source": ResolveCommand.describe($0.source)] })
+            return try global.output.printJSON(
+                ["tracks": sources.map { Played(track: $0.track.id, title: $0.track.title, source: SourceView($0.source)) }]
+            )
         }
         Output(json: false).table(
             ["TRACK", "TITLE", "PLAYS FROM"],
@@ -65,7 +78,7 @@ struct ResolveCommand: RuntimeCommand {
         if case .unavailable(let reason) = source {
             throw FerryError(.requiresConnection, "\(track) is unavailable: \(reason); download it while online")
         }
-        if global.json { return try Output(json: true).printJSON(["track": track, "source": Self.describe(source)]) }
+        if global.json { return try global.output.printJSON(PlayCommand.Played(track: track, source: SourceView(source))) }
         print(Self.describe(source))
     }
 
@@ -74,6 +87,21 @@ struct ResolveCommand: RuntimeCommand {
         case .local(let url): "local \(url.path)"
         case .remote(let url): "remote \(url)"
         case .unavailable(let reason): "unavailable: \(reason)"
+        }
+    }
+}
+
+/// Where a track plays from, for `--json`: `kind` is `local` (with `path`), `remote` (with
+/// `url`) or `unavailable` (with `reason`); the other fields are null.
+struct SourceView: Encodable {
+    let kind: String
+    var path, url, reason: String?
+
+    init(_ source: PlaybackSource) {
+        switch source {
+        case .local(let file): (kind, path) = ("local", file.path)
+        case .remote(let url): (kind, self.url) = ("remote", url)
+        case .unavailable(let reason): (kind, self.reason) = ("unavailable", reason)
         }
     }
 }

@@ -15,6 +15,14 @@ struct ActAsCommand: RuntimeCommand {
     @Argument(help: "The managed member's id.") var member: String?
     @Flag(name: .customLong("self"), help: "Act as yourself again.") var asSelf = false
 
+    /// What `--json` prints: the member acted as (null: yourself), their name when known,
+    /// and whether the member could be checked here.
+    struct Acting: Encodable {
+        let actingAs: String?
+        let name: String?
+        let checked: Bool
+    }
+
     func validate() throws {
         if member != nil && asSelf { throw ValidationError("give a member id or --self, not both") }
         if member == nil && !asSelf { throw ValidationError("give a member id, or --self") }
@@ -24,6 +32,7 @@ struct ActAsCommand: RuntimeCommand {
         let auth = try runtime.plugin(AuthPlugin.self)
         guard let member, !asSelf else {
             let session = try await auth.act(as: nil)
+            if global.json { return try global.output.printJSON(Acting(actingAs: nil, name: session.user.username, checked: true)) }
             return print("acting as yourself (\(session.user.username))")
         }
         let checks = await runtime.checkActingAs(member)
@@ -33,6 +42,7 @@ struct ActAsCommand: RuntimeCommand {
             if case .allowed(let name) = check { return name }
             return nil
         }.first
+        if global.json { return try global.output.printJSON(Acting(actingAs: member, name: name, checked: name != nil)) }
         if let name { return print("acting as \(name) (\(member))") }
         print("acting as \(member)")
         let unchecked = checks.lazy.compactMap { check -> String? in

@@ -35,11 +35,11 @@ struct LoginCommand: RuntimeCommand {
         try await settleOtherAccounts(runtime: runtime, account: session.user.id)
         try await settleSignedOutWork(runtime: runtime, account: session.user.id, username: session.user.username)
         if try await runtime.adoptLocalData(for: session.user.id) {
-            print("the local data of the previous account was removed; the next sync fetches \(session.user.username)'s")
+            global.output.say("the local data of the previous account was removed; the next sync fetches \(session.user.username)'s")
         }
         try await runtime.resumeAfterLogin()
         if global.json {
-            try Output(json: true).printJSON(SessionView(session, now: runtime.clock.now()))
+            try global.output.printJSON(SessionView(session, now: runtime.clock.now()))
         } else {
             print("signed in as \(session.user.username)\(session.user.displayName.map { " (\($0))" } ?? "")")
         }
@@ -72,10 +72,10 @@ struct LoginCommand: RuntimeCommand {
         switch keepOrDiscard("\(count) change(s) were made on this device while nobody was signed in. Keep them as \(username)'s and send them? (no discards them)") {
         case true?:
             let adopted = try await runtime.adoptSignedOutWork(for: account)
-            print("kept \(adopted) change(s) made while signed out; they are sent as \(username)'s")
+            global.output.say("kept \(adopted) change(s) made while signed out; they are sent as \(username)'s")
         case false?:
             let dropped = try await runtime.discardQueued(forAccount: nil)
-            print("discarded \(dropped) change(s) made while signed out")
+            global.output.say("discarded \(dropped) change(s) made while signed out")
         case nil:
             Output.warn(
                 "\(count) change(s) made while nobody was signed in are held, not sent as \(username)'s; run `ferry auth login --keep-queued` to send them as \(username)'s, or `--discard-queued`"
@@ -92,9 +92,9 @@ struct LoginCommand: RuntimeCommand {
         if keepOrDiscard("Work is queued for another account (\(description)). Keep it for that account? (no discards it)") == false {
             var dropped = 0
             for other in others.keys { dropped += try await runtime.discardQueued(forAccount: other) }
-            print("discarded \(dropped) operation(s) queued for another account")
+            global.output.say("discarded \(dropped) operation(s) queued for another account")
         } else {
-            print("kept \(others.values.reduce(0, +)) operation(s) for their account; they wait until it signs in")
+            global.output.say("kept \(others.values.reduce(0, +)) operation(s) for their account; they wait until it signs in")
         }
     }
 

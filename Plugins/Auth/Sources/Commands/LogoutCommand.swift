@@ -13,9 +13,19 @@ struct LogoutCommand: RuntimeCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
+    /// What `--json` prints: `signed_out` is false when nobody was signed in.
+    struct Report: Encodable {
+        let signedOut: Bool
+        /// Whether the server heard of it; offline, its session expires by itself.
+        let serverNotified: Bool
+        /// Queued operations that wait for the next login.
+        let waitingForLogin: Int
+    }
+
     func run(in runtime: FerryRuntime) async throws {
         let auth = try runtime.plugin(AuthPlugin.self)
         guard try await auth.status()?.isActive == true else {
+            if global.json { return try global.output.printJSON(Report(signedOut: false, serverNotified: false, waitingForLogin: 0)) }
             print("nobody is signed in")
             return
         }
@@ -41,6 +51,9 @@ struct LogoutCommand: RuntimeCommand {
         try await runtime.holdAllForLogin(reason: "signed out")
         let pending = try await QueueInspector(runtime: runtime).status().plugins.reduce(0) {
             $0 + $1.pending + $1.queued
+        }
+        if global.json {
+            return try global.output.printJSON(Report(signedOut: true, serverNotified: told, waitingForLogin: pending))
         }
         print("signed out\(told ? "" : " here (the server could not be reached; its session expires by itself)")")
         if pending > 0 { print("\(pending) queued operation(s) wait for the next login") }

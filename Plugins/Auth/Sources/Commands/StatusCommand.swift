@@ -23,7 +23,7 @@ struct StatusCommand: RuntimeCommand {
                 let verification: String
                 let session: SessionView?
             }
-            return try Output(json: true).printJSON(
+            return try global.output.printJSON(
                 Report(
                     signedIn: session?.isActive == true,
                     verification: verification.word,
@@ -37,7 +37,7 @@ struct StatusCommand: RuntimeCommand {
         print("state:       \(verification.sentence(session: view, now: now))")
         if let expiry = session.accessExpiresAt { print("token:       expires \(Output.relative(expiry, now: now))") }
         if let member = session.actingAs { print("acting as:   \(member)") }
-        if case .ended = verification { throw CommandFailure(exitCode: 77) }
+        if case .ended = verification { throw CommandFailure(.needsLogin) }
     }
 }
 

@@ -25,6 +25,14 @@ struct MoviesAddCommand: RuntimeCommand {
     @Option(help: "Who recommended it.")
     var recommender: String?
 
+    /// What `--json` prints: the movie added now, or the pending movie stored to be
+    /// matched later, or the TMDB id queued to be added by `ferry run`.
+    struct Added: Encodable {
+        let movie: Movie?
+        let pending: PendingMovie?
+        let queuedTmdbId: Int?
+    }
+
     func run(in runtime: FerryRuntime) async throws {
         let library = try MoviesLibrary(runtime: runtime)
         switch (tmdb, title) {
@@ -40,7 +48,7 @@ struct MoviesAddCommand: RuntimeCommand {
                     underlying: error
                 )
             }
-            if global.json { return try Output(json: true).printJSON(movie) }
+            if global.json { return try global.output.printJSON(Added(movie: movie, pending: nil, queuedTmdbId: movie == nil ? tmdb : nil)) }
             if let movie {
                 print("Added \(movie.label) as \(movie.id).")
             } else {
@@ -48,7 +56,7 @@ struct MoviesAddCommand: RuntimeCommand {
             }
         case (nil, let title?):
             let pending = try await library.add(title: title, year: year, recommender: recommender)
-            if global.json { return try Output(json: true).printJSON(pending) }
+            if global.json { return try global.output.printJSON(Added(movie: nil, pending: pending, queuedTmdbId: nil)) }
             print(
                 "Added \"\(pending.title)\"\(year.map { " (\($0))" } ?? "") as \(pending.id), pending its TMDB match."
             )

@@ -29,6 +29,13 @@ struct MoviesUpdateCommand: RuntimeCommand {
     @Flag(name: .customLong("clear-recommender"), help: "Remove the recommender.")
     var clearRecommender = false
 
+    /// What `--json` prints: the movie as it now is locally, and what the queue did with
+    /// the change (`queued`, `coalesced` or `cancelled`).
+    struct Updated: Encodable {
+        let movie: Movie?
+        let result: String
+    }
+
     func run(in runtime: FerryRuntime) async throws {
         let library = try MoviesLibrary(runtime: runtime)
         let result = try await library.update(
@@ -44,13 +51,13 @@ struct MoviesUpdateCommand: RuntimeCommand {
             )
         )
         let movie = try await library.movie(id)
-        if global.json { return try Output(json: true).printJSON(movie) }
-        let how: String
+        let (word, how): (String, String)
         switch result {
-        case .coalesced: how = "merged with the change already queued"
-        case .inserted: how = "queued"
-        case .cancelled: how = "nothing left to send"
+        case .coalesced: (word, how) = ("coalesced", "merged with the change already queued")
+        case .inserted: (word, how) = ("queued", "queued")
+        case .cancelled: (word, how) = ("cancelled", "nothing left to send")
         }
+        if global.json { return try global.output.printJSON(Updated(movie: movie, result: word)) }
         print("Updated \(movie?.label ?? id) (\(how)); `ferry run` sends it.")
     }
 }

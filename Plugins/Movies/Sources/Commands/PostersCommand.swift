@@ -73,12 +73,12 @@ struct PostersFetchCommand: RuntimeCommand {
         }
         report.evicted = before.subtracting(try await posters.files.entries().map(\.key)).sorted()
         if global.json {
-            try Output(json: true).printJSON(report)
+            try global.output.printJSON(report)
         } else {
             try await printReport(report, posters: posters)
         }
-        if report.offline != nil { throw CommandFailure(exitCode: 69) }
-        if !report.failed.isEmpty { throw CommandFailure(exitCode: 1) }
+        if report.offline != nil { throw CommandFailure(.unavailable) }
+        if !report.failed.isEmpty { throw CommandFailure(.failure) }
     }
 
     private func printReport(_ report: Report, posters: PosterCache) async throws {
@@ -109,7 +109,7 @@ struct PostersUsageCommand: RuntimeCommand {
         let posters = try MoviesLibrary(runtime: runtime).posters()
         try await posters.files.expire()
         let usage = try await posters.files.usage()
-        if global.json { return try Output(json: true).printJSON(usage) }
+        if global.json { return try global.output.printJSON(usage) }
         print(
             "posters: \(usage.files) files, \(ByteCount(usage.bytes)) of \(usage.maxBytes.map { ByteCount($0).description } ?? "no limit")"
         )
@@ -135,6 +135,7 @@ struct PostersClearCommand: RuntimeCommand {
         let posters = try MoviesLibrary(runtime: runtime).posters()
         let usage = try await posters.files.usage()
         guard usage.files + (usage.partialBytes > 0 ? 1 : 0) > 0 else {
+            if global.json { return try global.output.printJSON(RemovalReport()) }
             print("The poster cache is already empty.")
             return
         }
@@ -144,7 +145,7 @@ struct PostersClearCommand: RuntimeCommand {
             unchanged: "nothing was deleted"
         )
         let removed = try await posters.files.purge()
-        if global.json { return try Output(json: true).printJSON(removed) }
+        if global.json { return try global.output.printJSON(removed) }
         print("Deleted \(removed.keys.count) posters (\(ByteCount(removed.bytes))).")
     }
 }

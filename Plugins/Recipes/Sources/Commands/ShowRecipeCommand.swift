@@ -17,10 +17,7 @@ struct ShowRecipeCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let detail = try await RecipeBook(runtime: runtime).show(id)
-        if global.json {
-            print(String(decoding: try detail.json(), as: UTF8.self))
-            return
-        }
+        if global.json { return try global.output.printJSON(RecipeView(detail)) }
         let fields = detail.recipe.fields
         var lines = [Output.bold(detail.recipe.title), "id: \(detail.recipe.id)"]
         var facts: [String] = []
