@@ -20,12 +20,14 @@ public struct FerryExecutable: Sendable {
         public let stderr: Pipe
     }
 
+    /// The `ferry` built beside the running tests (whatever the build folder), else
     /// `.build/debug/ferry` of this package, when it has been built.
     public static var built: URL? {
         var folder = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { folder.deleteLastPathComponent() }  // file, SyncKernelTesting, Sources
-        let url = folder.appendingPathComponent(".build/debug/ferry")
-        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+        let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("ferry")
+        let candidates = [beside, folder.appendingPathComponent(".build/debug/ferry")].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     public let url: URL

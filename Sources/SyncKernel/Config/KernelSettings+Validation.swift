@@ -23,6 +23,12 @@ extension KernelSettings {
         if !(ByteCount(64 << 10)...ByteCount(1 << 32)).contains(sync.maxAnswer) {
             try refuse("sync.max_answer", "must be between 64KiB and 4GiB, e.g. 32MB")
         }
+        if !(0...1_000_000).contains(readCache.maxEntries) {
+            try refuse("read_cache.max_entries", "must be between 0 (no memory tier) and 1000000")
+        }
+        if !(0.005...10).contains(readCache.watchInterval.value) {
+            try refuse("read_cache.watch_interval", "must be between 5ms and 10s")
+        }
         if !sync.batchPath.hasPrefix("/") || sync.batchPath.contains("?") {
             try refuse("sync.batch_path", "must be a path below the server, starting with /, e.g. /v1/batch")
         }

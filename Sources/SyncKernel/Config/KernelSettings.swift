@@ -15,6 +15,8 @@ public struct KernelSettings: Codable, Sendable {
     public var network: NetworkSettings = .init()
     /// `sync:`: how the runner sends, batches and pulls.
     public var sync: SyncSettings = .init()
+    /// `read_cache:`: the memory tier in front of SQLite, and how watchers poll.
+    public var readCache: ReadCacheSettings = .init()
     /// The top-level `retry:`: the default backoff of every operation. A plugin section and
     /// an operation each override the fields they set on top of it.
     public var retry: RetryOverride = .init()
@@ -27,6 +29,7 @@ public struct KernelSettings: Codable, Sendable {
         case server, durability
         case logLevel = "log_level"
         case network, sync, retry
+        case readCache = "read_cache"
     }
 
     /// Decodes the section; a key that is absent keeps its default.
@@ -38,6 +41,7 @@ public struct KernelSettings: Codable, Sendable {
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel) ?? logLevel
         network = try container.decodeIfPresent(NetworkSettings.self, forKey: .network) ?? network
         sync = try container.decodeIfPresent(SyncSettings.self, forKey: .sync) ?? sync
+        readCache = try container.decodeIfPresent(ReadCacheSettings.self, forKey: .readCache) ?? readCache
         retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry) ?? retry
     }
 }
@@ -110,6 +114,29 @@ public struct SyncSettings: Codable, Sendable {
         batchSize = try container.decodeIfPresent(Int.self, forKey: .batchSize) ?? batchSize
         batchPath = try container.decodeIfPresent(String.self, forKey: .batchPath) ?? batchPath
         maxAnswer = try container.decodeIfPresent(ByteCount.self, forKey: .maxAnswer) ?? maxAnswer
+    }
+}
+
+/// `read_cache:` in `config.yaml`.
+public struct ReadCacheSettings: Codable, Sendable {
+    /// Read results kept in memory, 0 to 1,000,000; 0 sends every read to SQLite.
+    public var maxEntries: Int = 1000
+    /// How often a watched read looks for writes by other processes, 5 ms to 10 s.
+    public var watchInterval: Seconds = 0.02
+
+    /// Creates the defaults: 1,000 results, 20 ms.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case maxEntries = "max_entries"
+        case watchInterval = "watch_interval"
+    }
+
+    /// Decodes the section; a key that is absent keeps its default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxEntries = try container.decodeIfPresent(Int.self, forKey: .maxEntries) ?? maxEntries
+        watchInterval = try container.decodeIfPresent(Seconds.self, forKey: .watchInterval) ?? watchInterval
     }
 }
 

@@ -17,6 +17,9 @@ public final class FerryRuntime: Sendable {
     public let configuration: FerryConfiguration
     /// The database the plugins, the outbox and the settings share.
     public let store: FerryStore
+    /// The memory tier in front of `store` that keyed cached reads share
+    /// (`read_cache.max_entries`); `CachedReader(runtime:)` reads through it.
+    public let readCache: ReadCache
     /// The enabled plugins and declared domains, with the policies of their operations.
     public let registry: PluginRegistry
     /// The queue of writes waiting for a remote, with the registry's policies.
@@ -92,6 +95,7 @@ public final class FerryRuntime: Sendable {
         self.ownedExecutor = ownedExecutor
         self.configuration = configuration
         self.store = store
+        self.readCache = ReadCache(store: store, capacity: configuration.kernel.readCache.maxEntries)
         self.registry = registry
         let outbox = Outbox(policies: registry.policies)
         let writes = LocalWrites(store: store, outbox: outbox, events: events, clock: clock, credentials: credentials)

@@ -13,10 +13,15 @@ public final class FerryStore: Sendable {
     private let group: GroupCommit
     /// Checkpoints the WAL off the writer's path; nil in memory.
     private let checkpointer: WALCheckpointer?
+    /// Tells whether anything committed since a moment (see `stamp()`).
+    private let version: StoreVersion
+    /// Wakes the watchers of this process after each write (see `changes(polling:clock:)`).
+    let writeSignal = WriteSignal()
 
-    private init(writer: any DatabaseWriter, path: String?, checkpointer: WALCheckpointer? = nil) {
+    private init(writer: any DatabaseWriter, path: String?, version: StoreVersion, checkpointer: WALCheckpointer? = nil) {
         self.writer = writer
         self.path = path
+        self.version = version
         self.group = GroupCommit(writer: writer)
         self.checkpointer = checkpointer
     }
@@ -60,6 +65,7 @@ public final class FerryStore: Sendable {
             let store = FerryStore(
                 writer: pool,
                 path: path,
+                version: try StoreVersion(path: path),
                 checkpointer: try WALCheckpointer(path: path, writer: pool)
             )
             try store.migrate(migrations)
@@ -75,7 +81,7 @@ public final class FerryStore: Sendable {
     /// Creates a store in memory, for tests and previews.
     public static func inMemory(migrations: [StoreMigration] = []) throws -> FerryStore {
         let queue = try DatabaseQueue(configuration: configuration(.normal))
-        let store = FerryStore(writer: queue, path: nil)
+        let store = FerryStore(writer: queue, path: nil, version: StoreVersion(memory: queue))
         try store.migrate(migrations)
         return store
     }
@@ -123,6 +129,7 @@ public final class FerryStore: Sendable {
     /// second time, so it must only change the database.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
+            defer { writeSignal.fire() }
             return try await group.write(updates)
         } catch {
             throw StoreFailure.map(error, doing: "write to the store")
@@ -133,9 +140,21 @@ public final class FerryStore: Sendable {
     /// places that must write after their task was cancelled.
     public func writeBlocking<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
+            defer { writeSignal.fire() }
             return try writer.write(updates)
         } catch {
             throw StoreFailure.map(error, doing: "write to the store")
+        }
+    }
+
+    /// The store's change stamp now: two equal stamps mean that nothing committed in
+    /// between, in this process or any other. It costs a few microseconds, on the
+    /// caller's thread.
+    public func stamp() throws -> Int64 {
+        do {
+            return try version.stamp()
+        } catch {
+            throw StoreFailure.map(error, doing: "read the store's change stamp")
         }
     }
 

@@ -35,8 +35,7 @@ public struct AudioLibrary: Sendable {
     @discardableResult
     public func refresh() async throws -> String? {
         let (runtime, name) = (self.runtime, AudioPlugin.name)
-        let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
-        let read = try await reader.read(
+        let read = try await CachedReader(runtime: runtime).read(
             .cacheThenNetwork,
             cache: { CacheSnapshot(value: true, hasPendingWrites: false) },
             refresh: { _ = try await runtime.pull(name) }

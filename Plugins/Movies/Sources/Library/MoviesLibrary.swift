@@ -44,9 +44,9 @@ public struct MoviesLibrary: Sendable {
         policy: CachePolicy? = nil,
         deliver: @Sendable (CachedRead<[Movie]>) async throws -> Void = { _ in }
     ) async throws -> CachedRead<[Movie]>? {
-        let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
-        return try await reader.read(
+        return try await CachedReader(runtime: runtime).read(
             policy ?? plugin.settings.cachePolicy,
+            key: "movies.list.\(status ?? "")",
             cache: {
                 guard try await hasCache() else { return nil }
                 let movies = try await movies(status: status)

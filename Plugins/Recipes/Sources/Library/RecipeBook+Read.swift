@@ -55,10 +55,10 @@ extension RecipeBook {
     /// a connection is there, and answers again. Offline, the cached answer carries why.
     /// Nil when nothing is cached and the server could not be asked.
     public func read(savedOnly: Bool = false, policy: CachePolicy) async throws -> CachedRead<RecipeListing>? {
-        let reader = CachedReader(connectivity: runtime.connectivity, clock: runtime.clock, logger: runtime.logger)
         let book = self
-        return try await reader.read(
+        return try await CachedReader(runtime: runtime).read(
             policy,
+            key: "recipes.list.\(savedOnly ? "saved" : "all")",
             cache: {
                 let listing = try await book.list(savedOnly: savedOnly)
                 guard !listing.recipes.isEmpty || listing.lastSyncedAt != nil else { return nil }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `list` shows: recipes from the local cache, never from the network.
-public struct RecipeListing: Sendable, Encodable {
+public struct RecipeListing: Sendable, Encodable, Equatable {
     /// One recipe of the list.
     public struct Item: Sendable, Encodable, Equatable {
         public var id: String
