@@ -3,22 +3,14 @@ import GRDB
 import GRDBSQLite
 import SyncKernel
 
-/// Scenario 4: a point read by id and a list of 10k cached rows under `cache_first`.
+/// Scenario 4: a point read by id and a list of 10k cached rows under `cache_first`, from
+/// SQLite (the reads have no key, so the memory tier is not asked; see scenario 4b).
 struct ReadsScenario {
     let harness: Harness
     let report: Report
     let smoke: Bool
 
-    struct Entity: FetchableRecord, Sendable {
-        var id: String
-        var value: String
-        var updatedAt: Double
-        init(row: Row) {
-            id = row[0]
-            value = row[1]
-            updatedAt = row[2]
-        }
-    }
+    typealias Entity = PointRead.Entity
 
     func run() async throws {
         let rows = smoke ? 500 : 10_000
@@ -36,18 +28,9 @@ struct ReadsScenario {
             let clock = ContinuousClock()
             for id in ids {
                 let start = clock.now
-                var found: (String, String, Int64)?
-                try raw.query("SELECT id, value, updated_at FROM bench_entities WHERE id = ?", [.text(id)]) { s in
-                    found = (RawSQLite.text(s, 0), RawSQLite.text(s, 1), RawSQLite.int(s, 2))
-                }
-                var pending = false
-                try raw.query(
-                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)",
-                    [.text(id)]
-                ) { s in pending = RawSQLite.int(s, 0) != 0 }
+                let found = try PointRead.raw(id, raw)
                 rawPoint.add(clock.now - start)
-                precondition(!pending)
-                precondition(found != nil)
+                precondition(found)
             }
             for _ in 0..<lists {
                 let start = clock.now
@@ -74,26 +57,7 @@ struct ReadsScenario {
         let clock = ContinuousClock()
         for id in ids {
             let start = clock.now
-            let answer = try await reader.read(
-                .cacheFirst,
-                cache: {
-                    try await store.read { db in
-                        let entity = try Entity.fetchOne(
-                            db.cachedStatement(sql: "SELECT id, value, updated_at FROM bench_entities WHERE id = ?"),
-                            arguments: [id]
-                        )
-                        let pending = try Bool.fetchOne(
-                            db.cachedStatement(
-                                sql:
-                                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = 'bench' AND entity = ?)"
-                            ),
-                            arguments: [id]
-                        )
-                        return entity.map { CacheSnapshot(value: $0, hasPendingWrites: pending ?? false) }
-                    }
-                },
-                refresh: {}
-            )
+            let answer = try await reader.read(.cacheFirst, cache: { try await PointRead.ferry(id, store) }, refresh: {})
             point.add(clock.now - start)
             precondition(answer != nil)
         }
@@ -122,7 +86,7 @@ struct ReadsScenario {
         let label = "\(rows.formatted) rows"
         report.add(
             Figure(
-                scenario: "read cache_first",
+                scenario: "read cache_first, SQLite tier",
                 size: label,
                 metric: "point read p50",
                 unit: "µs",
@@ -133,7 +97,7 @@ struct ReadsScenario {
         )
         report.add(
             Figure(
-                scenario: "read cache_first",
+                scenario: "read cache_first, SQLite tier",
                 size: label,
                 metric: "point read p99",
                 unit: "µs",
@@ -144,7 +108,7 @@ struct ReadsScenario {
         )
         report.add(
             Figure(
-                scenario: "read cache_first",
+                scenario: "read cache_first, SQLite tier",
                 size: label,
                 metric: "list all p50",
                 unit: "µs",
@@ -155,7 +119,7 @@ struct ReadsScenario {
         )
         report.add(
             Figure(
-                scenario: "read cache_first",
+                scenario: "read cache_first, SQLite tier",
                 size: label,
                 metric: "list all p99",
                 unit: "µs",

@@ -6,7 +6,8 @@ import GRDBSQLite
 ///
 ///     swift run -c release ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only a,b] [--out DIR]
 ///
-/// Scenarios: local, writers, drain, reads, growth, coalescing.
+/// Scenarios: local, bursts, writers, drain, reads (with the memory tier and a watch), growth,
+/// coalescing, recipes, soak.
 struct Options {
     var smoke = false
     var sizes = [1000, 100_000, 1_000_000]
@@ -58,6 +59,10 @@ func loadAverage() -> String {
 }
 
 do {
+    if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--watch-writer" {
+        try WatchScenario.writer(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3]) ?? 1)
+        exit(0)
+    }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let harness = try Harness()
     defer { harness.cleanUp() }
@@ -94,6 +99,8 @@ do {
     }
     if options.wants("reads") {
         try await ReadsScenario(harness: harness, report: report, smoke: smoke).run()
+        try await TieredReadsScenario(harness: harness, report: report, smoke: smoke).run()
+        try await WatchScenario(harness: harness, report: report, smoke: smoke).run()
     }
     if options.wants("growth") {
         let scenario = GrowthScenario(harness: harness, report: report, smoke: smoke)

@@ -159,11 +159,21 @@ public final class FerryStore: Sendable {
     }
 
     /// Runs `value` in a read transaction, mapping storage failures to `FerryError`.
+    ///
+    /// The read runs on the caller's thread: reads are short (microseconds for a point
+    /// read, a few milliseconds for ten thousand rows), and handing each to a reader's
+    /// queue and back cost 10x the read itself (docs/performance.md). In WAL mode a read
+    /// never waits for a writer.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await writer.read(value)
+            return try readHere(value)
         } catch {
             throw StoreFailure.map(error, doing: "read the store")
         }
+    }
+
+    /// GRDB's synchronous read, which a synchronous context selects.
+    private func readHere<T>(_ value: (Database) throws -> T) throws -> T {
+        try writer.read(value)
     }
 }
