@@ -5,7 +5,14 @@ import Testing
 
 @testable import SyncKernel
 
-@Suite("Group commit: writes waiting together commit together, a failing one alone loses", .timeLimit(.minutes(1)))
+/// Serialized: each test holds the writer inside a write, which blocks the leader's
+/// thread, one of Swift's cooperative threads (as many as cores); two at once could hold
+/// them all.
+@Suite(
+    "Group commit: writes waiting together commit together, a failing one alone loses",
+    .serialized,
+    .timeLimit(.minutes(1))
+)
 struct GroupCommitTests {
     struct Refused: Error, Equatable { let name: String }
 
@@ -179,6 +186,45 @@ struct GroupCommitTests {
         let refusal = await refused
         #expect(throws: Refused(name: "alone")) { try refusal.get() }
         #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func aWriteWhileAnotherConnectionHoldsTheLockWaitsForItAndRunsOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-group-busy-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE t (id TEXT PRIMARY KEY)") }
+        let group = GroupCommit(writer: pool)
+        // Another process, as SQLite sees it: a connection of its own, in a write transaction.
+        let other = try DatabaseQueue(path: path)
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            try? other.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                holding.signal()
+                gate.wait()
+                try db.execute(sql: "COMMIT")
+            }
+        }
+        holder.start()
+        holding.wait()
+        let runs = Mutex(0)
+        async let written = group.write { db in
+            runs.withLock { $0 += 1 }
+            try db.execute(sql: "INSERT INTO t (id) VALUES ('mine')")
+            return "mine"
+        }
+        // The write neither failed with "database is locked" nor returned while the lock is held.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+        gate.signal()
+        #expect(try await written == "mine")
+        #expect(runs.withLock { $0 } == 1, "the round put back had not run")
+        #expect(try await pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM t") } == ["mine"])
     }
 
     func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {

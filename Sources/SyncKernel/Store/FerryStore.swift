@@ -97,9 +97,12 @@ public final class FerryStore: Sendable {
     /// bytes, or an index entry of more than about 230, continues on overflow pages.
     static let pageSize = 1024
 
+    /// How long a write waits for another connection's write lock before it fails.
+    static let busyTimeoutMilliseconds = 10_000
+
     private static func configuration(_ durability: Durability) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Double(busyTimeoutMilliseconds) / 1000)
         configuration.prepareDatabase { db in
             let mode = durability == .full ? "FULL" : "NORMAL"
             try db.execute(sql: "PRAGMA synchronous = \(mode)")

@@ -58,6 +58,16 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// The first writer to arrive leads: it commits on its own thread what waits (itself,
+    /// and whoever arrived meanwhile), once; writes still waiting after that are
+    /// committed on the writer's queue, batch after batch, while it returns. An
+    /// uncontended write thus never changes threads: handing it to the writer's queue
+    /// and back cost more than SQLite's own work (docs/performance.md).
+    ///
+    /// The leader's own round never waits for another connection's write lock (another
+    /// process committing): it would hold one of Swift's few cooperative threads for as
+    /// long as the busy timeout. When the lock is taken, the round goes to the writer's
+    /// queue, which waits for it.
     private func submit(_ job: Job) {
         let lead = queue.withLock { queue -> Bool in
             queue.jobs.append(job)
@@ -66,26 +76,42 @@ final class GroupCommit: Sendable {
             return true
         }
         guard lead else { return }
-        writer.asyncWriteWithoutTransaction { [self] db in commitWaiting(db) }
+        let more = writer.writeWithoutTransaction { db in
+            try? db.cachedStatement(sql: "PRAGMA busy_timeout = 0").execute()
+            defer { try? db.cachedStatement(sql: "PRAGMA busy_timeout = \(FerryStore.busyTimeoutMilliseconds)").execute() }
+            return commitWaiting(db, rounds: 1, waitForLock: false)
+        }
+        guard more else { return }
+        writer.asyncWriteWithoutTransaction { [self] db in _ = commitWaiting(db, rounds: .max) }
     }
 
-    /// On the writer's queue: commits what is waiting, batch after batch, until nothing is.
-    private func commitWaiting(_ db: Database) {
-        while true {
+    /// On the writer's connection: commits what is waiting, batch after batch, for at most
+    /// `rounds` batches. True when writes still wait (the caller still leads). Without
+    /// `waitForLock`, a batch whose transaction could not begin at once goes back to the
+    /// front of the queue, none of it finished.
+    private func commitWaiting(_ db: Database, rounds: Int, waitForLock: Bool = true) -> Bool {
+        for _ in 0..<rounds {
             let batch = queue.withLock { queue -> [Job] in
                 let taken = Array(queue.jobs.prefix(Self.maximumBatch))
                 queue.jobs.removeFirst(taken.count)
                 if taken.isEmpty { queue.leading = false }
                 return taken
             }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else { return false }
             var failure: (any Error)?
             do {
                 try commit(batch, in: db)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !waitForLock {
+                queue.withLock { $0.jobs.insert(contentsOf: batch, at: 0) }
+                return true
             } catch {
                 failure = error
             }
             for job in batch { job.finish(failure) }
+        }
+        return queue.withLock { queue in
+            if queue.jobs.isEmpty { queue.leading = false }
+            return queue.leading
         }
     }
 }

@@ -44,17 +44,35 @@ public struct MoviesLibrary: Sendable {
         policy: CachePolicy? = nil,
         deliver: @Sendable (CachedRead<[Movie]>) async throws -> Void = { _ in }
     ) async throws -> CachedRead<[Movie]>? {
-        return try await CachedReader(runtime: runtime).read(
+        try await CachedReader(runtime: runtime).read(
             policy ?? plugin.settings.cachePolicy,
-            key: "movies.list.\(status ?? "")",
-            cache: {
-                guard try await hasCache() else { return nil }
-                let movies = try await movies(status: status)
-                return CacheSnapshot(value: movies, hasPendingWrites: movies.contains { $0.hasPendingWrites })
-            },
+            key: Self.listKey(status),
+            cache: { try await cachedList(status: status) },
             refresh: { _ = try await refresh() },
             deliver: deliver
         )
+    }
+
+    /// The list as `list` gives it, then again each time it changes: after a change here,
+    /// a `ferry movies` command in another process, or a pull by a running runner.
+    public func watch(status: String? = nil, policy: CachePolicy? = nil) -> AsyncThrowingStream<CachedRead<[Movie]>, any Error> {
+        CachedReader(runtime: runtime).watch(
+            policy ?? plugin.settings.cachePolicy,
+            key: Self.listKey(status),
+            cache: { try await cachedList(status: status) },
+            refresh: { _ = try await refresh() }
+        )
+    }
+
+    private static func listKey(_ status: String?) -> String {
+        "movies.list.\(status ?? "")"
+    }
+
+    /// The list as the cache holds it; nil when the cache was never filled.
+    private func cachedList(status: String?) async throws -> CacheSnapshot<[Movie]>? {
+        guard try await hasCache() else { return nil }
+        let movies = try await movies(status: status)
+        return CacheSnapshot(value: movies, hasPendingWrites: movies.contains { $0.hasPendingWrites })
     }
 
     /// One movie by its server id or local id (a local id that has since been matched is

@@ -58,14 +58,33 @@ extension RecipeBook {
         let book = self
         return try await CachedReader(runtime: runtime).read(
             policy,
-            key: "recipes.list.\(savedOnly ? "saved" : "all")",
-            cache: {
-                let listing = try await book.list(savedOnly: savedOnly)
-                guard !listing.recipes.isEmpty || listing.lastSyncedAt != nil else { return nil }
-                return CacheSnapshot(value: listing, hasPendingWrites: listing.recipes.contains { !$0.pending.isEmpty })
-            },
+            key: Self.listKey(savedOnly),
+            cache: { try await book.cachedList(savedOnly: savedOnly) },
             refresh: { try await book.refresh() }
         )
+    }
+
+    /// The list as `read` gives it, then again each time it changes: after a save here,
+    /// a `ferry recipes` command in another process, or a pull by a running runner.
+    public func watch(savedOnly: Bool = false, policy: CachePolicy) -> AsyncThrowingStream<CachedRead<RecipeListing>, any Error> {
+        let book = self
+        return CachedReader(runtime: runtime).watch(
+            policy,
+            key: Self.listKey(savedOnly),
+            cache: { try await book.cachedList(savedOnly: savedOnly) },
+            refresh: { try await book.refresh() }
+        )
+    }
+
+    private static func listKey(_ savedOnly: Bool) -> String {
+        "recipes.list.\(savedOnly ? "saved" : "all")"
+    }
+
+    /// The list as the cache holds it; nil when nothing was ever cached.
+    private func cachedList(savedOnly: Bool) async throws -> CacheSnapshot<RecipeListing>? {
+        let listing = try await list(savedOnly: savedOnly)
+        guard !listing.recipes.isEmpty || listing.lastSyncedAt != nil else { return nil }
+        return CacheSnapshot(value: listing, hasPendingWrites: listing.recipes.contains { !$0.pending.isEmpty })
     }
 
     /// One recipe from the cache; a recipe not cached is fetched from the server.
