@@ -18,6 +18,17 @@ public struct FerryExecutable: Sendable {
         public let process: Process
         public let stdout: Pipe
         public let stderr: Pipe
+
+        /// Waits for the process to end, on a thread of its own (see `run`), and returns
+        /// its status.
+        public func exited() async -> Int32 {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    process.waitUntilExit()
+                    continuation.resume(returning: process.terminationStatus)
+                }
+            }
+        }
     }
 
     /// The `ferry` built beside the running tests (whatever the build folder), else

@@ -72,7 +72,7 @@ struct CommandLineTests {
             banner += chunk
         }
         running.process.terminate()
-        running.process.waitUntilExit()
+        _ = await running.exited()
         let rest = running.stderr.fileHandleForReading.readDataToEndOfFile()
         #expect(running.process.terminationStatus == 0)
         #expect(String(decoding: banner + rest, as: UTF8.self).contains("stopped"))

@@ -122,7 +122,7 @@ struct JSONCommandTests {
         let running = try ferry.start(["--json", "run"])
         let lines = await Self.lines(of: running) { $0.contains(#""event":"sent""#) }
         running.process.terminate()
-        running.process.waitUntilExit()
+        _ = await running.exited()
         #expect(!lines.isEmpty)
         for line in lines {
             let event = try Self.object(line)

@@ -31,9 +31,14 @@ final class GroupCommit: Sendable {
 
     private let writer: any DatabaseWriter
     private let queue = Mutex(Queue())
+    /// Whether the first writer commits on its own thread (see `submit`); tests that hold
+    /// the writer inside a write turn it off, so that the hold is on the writer's queue
+    /// and not on one of the few cooperative threads.
+    private let leaderCommitsHere: Bool
 
-    init(writer: any DatabaseWriter) {
+    init(writer: any DatabaseWriter, leaderCommitsHere: Bool = true) {
         self.writer = writer
+        self.leaderCommitsHere = leaderCommitsHere
     }
 
     /// How many writes wait for the writer's queue.
@@ -76,6 +81,10 @@ final class GroupCommit: Sendable {
             return true
         }
         guard lead else { return }
+        guard leaderCommitsHere else {
+            writer.asyncWriteWithoutTransaction { [self] db in _ = commitWaiting(db, rounds: .max) }
+            return
+        }
         let more = writer.writeWithoutTransaction { db in
             try? db.cachedStatement(sql: "PRAGMA busy_timeout = 0").execute()
             defer { try? db.cachedStatement(sql: "PRAGMA busy_timeout = \(FerryStore.busyTimeoutMilliseconds)").execute() }
