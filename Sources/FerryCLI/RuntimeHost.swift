@@ -9,6 +9,7 @@ enum RuntimeHost {
     static func run(_ command: any RuntimeCommand) async throws {
         let global = command.global
         let configuration = try FerryConfiguration.load(path: global.configPath)
+        ConfigurationWarnings.print(configuration)
         guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
             throw FerryError(
                 .configuration,
@@ -49,10 +50,6 @@ enum RuntimeHost {
     }
 
     static func bootstrapLogging(level: Logger.Level) {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { PlainLogHandler.handler(label: $0, level: level) }
     }
 }

@@ -10,8 +10,9 @@ import Darwin
 
 /// A one-line progress bar on standard error for downloads a command makes.
 enum TransferProgress {
-    /// Only on a terminal that takes escape sequences: scripts and `TERM=dumb` get none.
-    static var isVisible: Bool { Output.allowsEscapes(on: STDERR_FILENO) }
+    /// Only on a terminal that takes escape sequences: scripts and `TERM=dumb` get none
+    /// (the decision of every progress display, `ProgressLine.isVisible`).
+    static var isVisible: Bool { ProgressLine.isVisible }
 
     static func draw(_ events: AsyncStream<SyncEvent>) async {
         for await event in events {

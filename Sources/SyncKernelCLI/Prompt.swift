@@ -20,16 +20,15 @@ public enum Prompt {
     }
 
     /// Asks for a line without echoing it (a password); nil without a terminal.
+    ///
+    /// While echo is off, Ctrl-C restores the terminal and exits 130 (`EchoGuard`), so an
+    /// interrupted prompt never leaves the shell typing blind.
     public static func askSecret(_ prompt: String) -> String? {
         guard isInteractive else { return nil }
+        let guardian = EchoGuard.silence(STDIN_FILENO)
         FileHandle.standardError.write(Data(prompt.utf8))
-        var original = termios()
-        tcgetattr(STDIN_FILENO, &original)
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            guardian?.restore()
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return readLine()

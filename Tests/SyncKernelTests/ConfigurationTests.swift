@@ -111,8 +111,64 @@ struct ConfigurationTests {
             i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
             """
         let start = Date()
-        #expect(message(bomb)?.contains("too large or too deeply nested") == true)
+        #expect(message(bomb)?.contains("config.yaml:1: a uses the YAML anchor &a") == true)
         #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    /// docs/configuration.md: "YAML aliases (`*name`) are refused: write values out".
+    @Test func anchorsAndAliasesAreRefusedWithWhereTheyAre() {
+        let text = message("retry: &fast {max_attempts: 3}\nplugins:\n  items: {retry: *fast}\n")
+        #expect(text?.contains("config.yaml:1: retry uses the YAML anchor &fast") == true, "\(text ?? "")")
+        #expect(text?.contains("write the value out") == true)
+        #expect(message("plugins:\n  items:\n    label: &l x\n    other: *l\n")?.contains("plugins.items.label") == true)
+    }
+
+    @Test func theServerIsEmbeddedOrAnHTTPURLWithAHost() throws {
+        #expect(try parse("server: embedded\n").kernel.server == "embedded")
+        #expect(try parse("server: https://api.example.com/base\n").kernel.server == "https://api.example.com/base")
+        #expect(try parse("server: http://127.0.0.1:8080\n").kernel.server == "http://127.0.0.1:8080")
+        let ftp = message("server: ftp://x\n")
+        #expect(ftp?.contains("config.yaml: server must be `embedded` or an http(s) URL with a host") == true)
+        #expect(ftp?.contains("http://x") == true)
+        #expect(message("server: localhost:8080\n")?.contains("write e.g. http://localhost:8080") == true)
+        #expect(message("server: http://\n")?.contains("server must be") == true)
+        #expect(message("server: embeded\n")?.contains("server must be") == true)
+        let secret = message("server: ftp://me:hunter2@x\n")
+        #expect(secret?.contains("server must be") == true && secret?.contains("hunter2") == false)
+    }
+
+    @Test func theShippedConfigurationIsValid() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let text = try String(contentsOf: root.appendingPathComponent("config.yaml"), encoding: .utf8)
+        let configuration = try parse(text)
+        #expect(configuration.kernel.server == "embedded")
+        #expect(!configuration.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("retry: {max_attempts: 0}\n", "config.yaml: retry.max_attempts is 0; it must be at least 1"),
+        ("retry: {multiplier: 0.5}\n", "retry.multiplier is 0.5; it must be at least 1"),
+        ("retry: {jitter: 1.5}\n", "retry.jitter is 1.5; it must be between 0"),
+        ("retry: {jitter: -0.1}\n", "retry.jitter is -0.1"),
+        ("retry: {base_delay: -1s}\n", "retry.base_delay"),
+        ("retry: {max_delay: -5}\n", "retry.max_delay"),
+        ("plugins:\n  items:\n    retry: {max_attempts: -2}\n", "plugins.items.retry.max_attempts is -2"),
+        (
+            "plugins:\n  items:\n    operations:\n      put: {retry: {multiplier: 0}}\n",
+            "plugins.items.operations.put.retry.multiplier is 0.0"
+        ),
+        ("domains:\n  notes: {retry: {jitter: 2}}\n", "domains.notes.retry.jitter is 2.0"),
+    ])
+    func retryValuesOutOfRangeAreRefusedAtLoadNamingTheKey(yaml: String, expected: String) {
+        let text = message(yaml)
+        #expect(text?.contains(expected) == true, "\(text ?? "accepted")")
+    }
+
+    @Test func anEmptyFileSetsNothing() throws {
+        #expect(try parse("").isEmpty)
+        #expect(try parse("# only a comment\n\n").isEmpty)
+        #expect(try parse("plugins:\n  items: {}\n").isEmpty == false)
     }
 
     @Test func deepNestingAndHugeFilesAreRefused() {

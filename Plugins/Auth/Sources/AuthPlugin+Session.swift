@@ -39,9 +39,14 @@ extension AuthPlugin {
         try await keeper.setActingAs(member)
     }
 
-    /// Checks the session with the remote now.
-    public func verify() async -> Verification {
+    /// Checks the session with the remote now, unless `connectivity` says the remote cannot
+    /// be reached (`ferry network offline`, or a probe that found no route): then nothing is
+    /// sent and the session is kept, offline.
+    public func verify(connectivity: ConnectivityState? = nil) async -> Verification {
         guard let session = try? await keeper.current(), session.isActive else { return .signedOut }
+        if let connectivity, !connectivity.reachable {
+            return .offline("the network is \(connectivity.summary)")
+        }
         do {
             try await checkWithRemote()
             return .verified
@@ -49,15 +54,22 @@ extension AuthPlugin {
             return .ended(failure.reason)
         } catch let failure as TransportFailure {
             return .offline(failure.reason)
+        } catch let failure as RemoteFailure {
+            // The remote answered: a server error (5xx) or another refusal is not being offline.
+            return .unavailable(failure.reason)
         } catch {
-            return .offline("\(error)")
+            return .unavailable("\(error)")
         }
     }
 
     /// The outcome of checking a session with the remote.
     public enum Verification: Sendable, Equatable {
         case verified
+        /// No answer (no route, refused, timed out) or the network is forced offline.
         case offline(String)
+        /// The remote answered with an error that is not a refusal of the session (a 5xx):
+        /// the session is kept and not verified.
+        case unavailable(String)
         case ended(String)
         case signedOut
     }

@@ -22,11 +22,18 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         let folder = context.directory.path
         let file = settings.credentialFile ?? folder + "/credentials.json"
         let client = AuthClient(anonymous: context.transport.with(credentials: nil), authenticated: context.transport)
+        let store = FileCredentialStore(path: file)
+        // A credential file others can read stops the command here, with the chmod that
+        // fixes it. Opened anyway, it would read as "nobody signed in": queues would hold
+        // for a login and writes would be kept as made while signed out, and both would
+        // outlive the chmod. Refused here, nothing is recorded, and the next command after
+        // the chmod works with the session as it was.
+        _ = try store.load()
         self.init(
             settings: settings,
             client: client,
             keeper: SessionKeeper(
-                store: FileCredentialStore(path: file),
+                store: store,
                 client: client,
                 clock: context.clock,
                 lockPath: folder + "/refresh.lock",

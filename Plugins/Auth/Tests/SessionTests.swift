@@ -120,12 +120,37 @@ struct SessionTests {
         let store = FileCredentialStore(path: file)
         let error = #expect(throws: FerryError.self) { _ = try store.load() }
         #expect(error?.message.contains("chmod 600") == true)
+        let opening = await #expect(throws: FerryError.self) {
+            _ = try await TestRuntime.make(
+                server: harness.server.baseURL,
+                yaml: "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n",
+                plugins: [AuthPlugin.self]
+            )
+        }
+        #expect(opening?.code == .file && opening?.message.contains("chmod 600") == true)
+        await harness.finish()
+    }
+
+    /// Refused at open, the file never reads as "nobody signed in": after the chmod, the
+    /// next runtime has the session as it was, with no new login.
+    @Test func aCredentialFileFixedWithChmodWorksWithoutANewLogin() async throws {
+        let harness = try await AuthHarness.make()
+        let session = try await harness.auth.login(username: "demo", password: "demo-password")
+        let file = harness.folder.appendingPathComponent("auth/credentials.json").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let yaml = "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n"
+        await #expect(throws: FerryError.self) {
+            _ = try await TestRuntime.make(server: harness.server.baseURL, yaml: yaml, plugins: [AuthPlugin.self])
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         let restarted = try await TestRuntime.make(
             server: harness.server.baseURL,
-            yaml: "data_dir: \(harness.folder.path)\nplugins:\n  auth: {}\n",
-            plugins: [AuthPlugin.self]
+            yaml: yaml,
+            plugins: [AuthPlugin.self],
+            clock: TestClock(now: Date())
         )
-        #expect(await restarted.runtime.credentials.accessToken() == nil)
+        #expect(await restarted.runtime.credentials.accessToken() == session.accessToken)
+        #expect(await restarted.runtime.credentials.account() == "u_demo")
         await harness.finish()
     }
 

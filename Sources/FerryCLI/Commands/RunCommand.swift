@@ -11,7 +11,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion:
-            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change). Without it, runs until SIGINT or SIGTERM and stops cleanly, printing each event as it happens (--json: one JSON object per line)."
+            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line)."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -24,7 +24,7 @@ struct RunCommand: RuntimeCommand {
         try await runtime.store.checkIntegrity()
         let engine = SyncEngine(runtime: runtime)
         if once {
-            let summary = try await engine.runOnce()
+            let summary = try await SendProgress.whileRunning(runtime: runtime) { try await engine.runOnce() }
             let status = try await QueueInspector(runtime: runtime).status()
             if global.json {
                 try global.output.printJSON(RunReport(summary: summary, status: status))
@@ -36,9 +36,10 @@ struct RunCommand: RuntimeCommand {
             return
         }
         let printer = EventPrinter(
-            events: runtime.events,
-            json: global.json,
-            now: { runtime.clock.now() },
+            events: runtime.events.subscribe(),
+            style: global.json ? .json : global.verbose ? .everyEvent : .digest,
+            clock: runtime.clock,
+            backlog: { try? await RunDigest.Backlog(QueueInspector(runtime: runtime).status()) },
             banner: "ferry: syncing \(runtime.registry.names.joined(separator: ", ")); press Ctrl-C to stop",
             describeConflict: { report in runtime.registry.plugin(named: report.plugin)?.describe(report) }
         )

@@ -14,7 +14,11 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Option(
+        parsing: .unconditional,
+        help: "The port to listen on, 0-65535 (0 picks a free one).",
+        transform: ServeCommand.port
+    ) var port = 8080
     @Option(help: "The folder for the server's database and files; in memory when left out.") var data: String?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
     @Flag(help: "Log at debug level.") var verbose = false
@@ -43,6 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.admin = adminAccess
         try await FerryServer.run(configuration)
+    }
+
+    /// A port from `text`: a number from 0 to 65535, where 0 asks for a free one. Anything
+    /// else is refused (exit 64), never taken as "any port".
+    static func port(_ text: String) throws -> Int {
+        guard let port = Int(text), (0...65_535).contains(port) else {
+            throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), not \(text)")
+        }
+        return port
     }
 
     /// Off unless a token or loopback access is asked for: a deployed server has no /admin.

@@ -11,6 +11,9 @@ public struct FerryConfiguration: Sendable {
     public var plugins: [String: PluginSection]
     /// Domains declared in YAML alone (`domains:`), by name.
     public var domains: [String: DeclaredDomainSettings] = [:]
+    /// Whether the file sets nothing (it is empty, or holds only comments): every default
+    /// applies and no plugin is enabled, which is rarely what a person meant.
+    public internal(set) var isEmpty = false
 
     /// One plugin's section of `config.yaml`.
     public struct PluginSection: Sendable {
@@ -99,6 +102,7 @@ public struct FerryConfiguration: Sendable {
             }
         }
         var configuration = FerryConfiguration(file: file, kernel: kernel, plugins: plugins)
+        configuration.isEmpty = mapping.isEmpty
         if let domainsNode, domainsNode.scalar?.string.isEmpty != true {
             configuration.domains = try decoder.decode(
                 [String: DeclaredDomainSettings].self,
@@ -112,6 +116,7 @@ public struct FerryConfiguration: Sendable {
                 )
             }
             for (name, domain) in configuration.domains {
+                try domain.validateRetry(at: "domains.\(name)", file: file)
                 configuration.domains[name] = try domain.completed(name: name, file: file)
             }
         }
@@ -137,6 +142,7 @@ public struct FerryConfiguration: Sendable {
             )
         }
         let kernel = try decoder.decode(PluginKernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: path)
+        try kernel.validate(at: ConfigKeyPath.render(path), file: decoder.file)
         return PluginSection(
             kernel: kernel,
             settings: FrozenNode(node: .mapping(Node.Mapping(pluginPairs))),

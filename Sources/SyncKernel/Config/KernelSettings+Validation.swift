@@ -1,3 +1,5 @@
+import Foundation
+
 extension KernelSettings {
     /// Refuses values that parse but cannot work (a runner polling in a tight loop, no
     /// concurrency at all), naming the key and what it accepts.
@@ -11,6 +13,7 @@ extension KernelSettings {
         if server.trimmingCharacters(in: .whitespaces).isEmpty {
             try refuse("server", "is empty; write `embedded` or the server's base URL")
         }
+        if let problem = Self.serverProblem(server) { try refuse("server", problem) }
         if !(1...256).contains(sync.concurrency) { try refuse("sync.concurrency", "must be between 1 and 256") }
         if !(0.01...60).contains(sync.pollInterval.value) {
             try refuse("sync.poll_interval", "must be between 10ms and 60s")
@@ -31,6 +34,69 @@ extension KernelSettings {
         }
         if !sync.batchPath.hasPrefix("/") || sync.batchPath.contains("?") {
             try refuse("sync.batch_path", "must be a path below the server, starting with /, e.g. /v1/batch")
+        }
+        try retry.validate(at: "retry", file: file)
+    }
+
+    /// Why `server` cannot be used, or nil when it can: it must be `embedded` or an
+    /// http(s) URL with a host. The value is quoted unless it may carry a password.
+    static func serverProblem(_ server: String) -> String? {
+        if server == "embedded" { return nil }
+        if let url = URLComponents(string: server), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty
+        {
+            return nil
+        }
+        let quotable = !server.contains("@")
+        let rest = server.range(of: "://").map { String(server[$0.upperBound...]) } ?? server
+        let example = quotable && !rest.isEmpty ? "http://\(rest)" : "https://ferry.example.com"
+        let shown = quotable ? " (`\(server)`)" : ""
+        return "must be `embedded` or an http(s) URL with a host\(shown); write e.g. \(example), or `embedded` for the built-in server"
+    }
+}
+
+extension RetryOverride {
+    /// Refuses a backoff that cannot work, wherever it is written (`key` is its key path):
+    /// checked when the file is read, even when no operation uses it.
+    func validate(at key: String, file: String) throws {
+        func refuse(_ field: String, _ rule: String) throws -> Never {
+            throw FerryError(.configuration, "\(file): \(key).\(field) \(rule)")
+        }
+        if let maxAttempts, maxAttempts < 1 {
+            try refuse("max_attempts", "is \(maxAttempts); it must be at least 1 (1: no retry after the first failure)")
+        }
+        if let multiplier, !(multiplier.isFinite && multiplier >= 1) {
+            try refuse("multiplier", "is \(multiplier); it must be at least 1 (1: every delay is base_delay)")
+        }
+        if let jitter, !(0...1).contains(jitter) {
+            try refuse("jitter", "is \(jitter); it must be between 0 (no randomness) and 1")
+        }
+        if let baseDelay, !(baseDelay.value.isFinite && baseDelay.value >= 0) {
+            try refuse("base_delay", "must be 0 or more, e.g. 1s")
+        }
+        if let maxDelay, !(maxDelay.value.isFinite && maxDelay.value >= 0) {
+            try refuse("max_delay", "must be 0 or more, e.g. 5m")
+        }
+    }
+}
+
+extension PluginKernelSettings {
+    /// Refuses the section's retry values out of range: its own `retry:` and each
+    /// operation's (`path` is the section's key path, e.g. `plugins.recipes`).
+    func validate(at path: String, file: String) throws {
+        try retry?.validate(at: "\(path).retry", file: file)
+        for (kind, operation) in operations.sorted(by: { $0.key < $1.key }) {
+            try operation.retry?.validate(at: "\(path).operations.\(kind).retry", file: file)
+        }
+    }
+}
+
+extension DeclaredDomainSettings {
+    /// Refuses the domain's retry values out of range, its own and each operation's.
+    func validateRetry(at path: String, file: String) throws {
+        try retry?.validate(at: "\(path).retry", file: file)
+        for (kind, operation) in operations.sorted(by: { $0.key < $1.key }) {
+            try operation.retry?.validate(at: "\(path).operations.\(kind).retry", file: file)
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Yams
 
-/// Reads YAML without the classic hazards: a size cap, no alias expansion blow-up
-/// (a node and depth budget over the composed tree), `${ENV}` interpolation in
+/// Reads YAML without the classic hazards: a size cap, no anchors or aliases (so no alias
+/// expansion blow-up), a node and depth budget over the tree, `${ENV}` interpolation in
 /// scalar values only, and errors that give line and column but never quote the file.
 public struct SafeYAML: Sendable {
     /// The largest text parsed, in UTF-8 bytes (1 MiB).
@@ -22,7 +22,7 @@ public struct SafeYAML: Sendable {
     /// `${NAME:-default}` uses `default` when `NAME` is unset or empty.
     ///
     /// - Throws: a `configuration` error when the text is over a limit, is not valid YAML,
-    ///   uses an alias, or names an unset variable without a default.
+    ///   uses an anchor or an alias, or names an unset variable without a default.
     public func parse(_ text: String, file: String) throws -> Node {
         guard text.utf8.count <= maxBytes else {
             throw FerryError(
@@ -30,9 +30,13 @@ public struct SafeYAML: Sendable {
                 "\(file) is \(text.utf8.count) bytes; a configuration file may be at most \(maxBytes) bytes"
             )
         }
+        // The parser holds the anchors, which the nodes reference weakly: it must outlive
+        // the walk below, which refuses anchored nodes (and so every alias).
+        let parser: Parser
         let composed: Node?
         do {
-            composed = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            composed = try parser.singleRoot()
         } catch let error as YamlError {
             throw FerryError(
                 .configuration,
@@ -43,7 +47,9 @@ public struct SafeYAML: Sendable {
         }
         guard let root = composed else { return Node.mapping(Node.Mapping([])) }
         var budget = maxNodes
-        return try rebuild(root, path: [], depth: 0, budget: &budget, file: file)
+        return try withExtendedLifetime(parser) {
+            try rebuild(root, path: [], depth: 0, budget: &budget, file: file)
+        }
     }
 
     private func rebuild(_ node: Node, path: [String], depth: Int, budget: inout Int, file: String) throws -> Node {
@@ -52,6 +58,14 @@ public struct SafeYAML: Sendable {
             throw FerryError(
                 .configuration,
                 "\(file) is too large or too deeply nested once aliases are expanded (at \(ConfigKeyPath.render(path))); a configuration needs at most \(maxNodes) values and \(maxDepth) levels"
+            )
+        }
+        if let anchor = node.anchor {
+            // The parser resolves an alias to its anchored node, so every alias arrives here
+            // as the node that carries the anchor: refusing anchors refuses every alias.
+            throw FerryError(
+                .configuration,
+                "\(file)\(node.mark.map { ":\($0.line)" } ?? ""): \(ConfigKeyPath.render(path)) uses the YAML anchor &\(anchor.rawValue); anchors and aliases (*\(anchor.rawValue)) are not supported in a configuration: write the value out where it is used"
             )
         }
         switch node {

@@ -14,7 +14,7 @@ struct StatusCommand: RuntimeCommand {
 
     func run(in runtime: FerryRuntime) async throws {
         let auth = try runtime.plugin(AuthPlugin.self)
-        let verification = await auth.verify()
+        let verification = await auth.verify(connectivity: await runtime.connectivity.current())
         let session = try await auth.status()
         let now = runtime.clock.now()
         if global.json {
@@ -46,6 +46,7 @@ extension AuthPlugin.Verification {
         switch self {
         case .verified: "verified"
         case .offline: "offline"
+        case .unavailable: "unavailable"
         case .ended: "ended"
         case .signedOut: "signed_out"
         }
@@ -55,7 +56,9 @@ extension AuthPlugin.Verification {
         let last = session.verifiedAt.map { "last verified \(Output.relative($0, now: now))" } ?? "never verified"
         switch self {
         case .verified: return "online, verified just now"
-        case .offline: return "offline, \(last); the session is kept"
+        case .offline(let reason): return "offline (\(reason)), \(last); the session is kept"
+        case .unavailable(let reason):
+            return "not verified: the server answered with an error (\(reason)), \(last); the session is kept"
         case .ended(let reason): return "the server ended the session (\(reason)); run `ferry auth login`"
         case .signedOut: return "signed out; run `ferry auth login`"
         }

@@ -9,7 +9,7 @@ struct ImportLegacyRecipesCommand: RuntimeCommand {
         commandName: "import-legacy",
         abstract: "Import saved recipes from an older layout, once (running it again changes nothing).",
         discussion:
-            "DIR holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png."
+            "DIR holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png. On a terminal, standard error shows how many were imported so far."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -18,7 +18,16 @@ struct ImportLegacyRecipesCommand: RuntimeCommand {
     var folder: String
 
     func run(in runtime: FerryRuntime) async throws {
-        let report = try await RecipeBook(runtime: runtime).importLegacy(from: folder)
+        let line = ProgressLine()
+        let report: LegacyImportReport
+        do {
+            defer { line.clear() }
+            report = try await RecipeBook(runtime: runtime).importLegacy(from: folder) { done, total in
+                // About a hundred redraws at most, and the last one.
+                guard done == total || done % max(1, total / 100) == 0 else { return }
+                line.draw(ProgressLine.count("imported", done, of: total))
+            }
+        }
         if global.json {
             try Output(json: true).printJSON(report)
             return

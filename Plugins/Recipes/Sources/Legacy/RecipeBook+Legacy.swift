@@ -9,7 +9,12 @@ extension RecipeBook {
     ///
     /// A recipe the cache does not know is stored and queued for upload (create-only: a
     /// recipe the server already has is adopted as it is there), then saved.
-    public func importLegacy(from folder: String) async throws -> LegacyImportReport {
+    ///
+    /// `progress` is told how many entries of the layout were taken so far, and of how many.
+    public func importLegacy(
+        from folder: String,
+        progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws -> LegacyImportReport {
         let layout = try LegacyLayout(folder: folder)
         var report = LegacyImportReport(problems: layout.problems)
         let ids = layout.entries.map(\.id)
@@ -47,7 +52,8 @@ extension RecipeBook {
             let result = try await runtime.commit { db, queue -> (LegacyImportReport, [String]) in
                 var counts = LegacyImportReport()
                 var unused: [String] = []
-                for entry in entries {
+                for (index, entry) in entries.enumerated() {
+                    progress(index, entries.count)
                     if try Bool.fetchOne(
                         db,
                         sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)",
@@ -71,6 +77,7 @@ extension RecipeBook {
                     )
                     counts.imported += 1
                 }
+                progress(entries.count, entries.count)
                 return (counts, unused)
             }
             let (counts, unused) = result.value

@@ -1,0 +1,26 @@
+import FerryServer
+import Foundation
+import SyncKernelTesting
+import Testing
+
+/// A server error is a server error: never called "offline", and the kernel's warning about
+/// it is a plain sentence, not a timestamped log line.
+@Suite("server errors in messages", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+struct ServerErrorWordingTests {
+    @Test func aFailedPullOn500IsAPlainWarningThatNeverSaysOffline() async throws {
+        let server = try await DemoServer.start()
+        let ferry = try FerryProcess.make(
+            config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: warning\nplugins:\n  auth: {}\n  recipes: {}\n"
+        )
+        let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
+        try #require(login.status == 0, "\(login.error)")
+        server.setFaults(FaultSettings(failNext: .init(kind: .internalError, count: 1000), pathPrefix: "/v1/recipes"))
+
+        let run = try await ferry.run(["run", "--once"])
+        #expect(run.status == 1, "\(run.output)\(run.error)")
+        #expect(run.error.contains("warning: recipes: pull failed: 500"), "\(run.error)")
+        #expect(!run.error.contains("[SyncKernel]") && !run.error.contains(" warning ferry:"), "\(run.error)")
+        #expect(!run.output.contains("offline") && !run.error.contains("offline"), "\(run.output)\(run.error)")
+        await server.stop()
+    }
+}
