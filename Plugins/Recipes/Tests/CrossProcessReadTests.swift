@@ -83,4 +83,45 @@ struct CrossProcessReadTests {
         try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
         #expect(try await answers.next()?.value.recipes.map(\.id) == ["soup", "stew"])
     }
+
+    @Test(.enabled(if: FerryProcess.isBuilt, "needs the ferry executable: run `swift build` first"))
+    func listWatchPrintsTheListAgainWhenAnotherCommandChangesIt() async throws {
+        let setup = try await Setup()
+        defer { Task { await setup.close() } }
+        let (watcher, stdout, _) = try setup.ferry.start(["recipes", "list", "--watch", "--json"])
+        defer { watcher.terminate() }
+        let lines = LineReader(stdout)
+        let first = try #require(await lines.next())
+        #expect(first.contains(#""recipes":[]"#), "an empty cache is watched as an empty list: \(first)")
+        let added = try await setup.ferry.run(["recipes", "add", try setup.document("stew")])
+        try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
+        let second = try #require(await lines.next())
+        #expect(second.contains(#""id":"stew""#), "one JSON object per change: \(second)")
+    }
+}
+
+/// Reads lines from a process's output on a thread of its own.
+final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ pipe: Pipe) { handle = pipe.fileHandleForReading }
+
+    /// The next line, or nil when the output ended.
+    func next() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                while true {
+                    if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                        buffer = Data(buffer[(newline + 1)...])
+                        return continuation.resume(returning: line)
+                    }
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { return continuation.resume(returning: nil) }
+                    buffer += chunk
+                }
+            }
+        }
+    }
 }

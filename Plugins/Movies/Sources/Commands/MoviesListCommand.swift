@@ -9,7 +9,7 @@ struct MoviesListCommand: RuntimeCommand {
         commandName: "list",
         abstract: "List your movies from the local cache, then refresh from the server.",
         discussion:
-            "Offline, the cached list is shown and the command says so; it never fails because the network is down."
+            "Offline, the cached list is shown and the command says so; it never fails because the network is down. --watch keeps the list on screen and draws it again whenever it changes: a change here or in another terminal, a sync by `ferry run`."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -19,6 +19,8 @@ struct MoviesListCommand: RuntimeCommand {
         help: "How to read: cache_only, cache_first, cache_then_network (default from config.yaml) or network_only."
     )
     var policy: String?
+    @Flag(help: "Keep watching: draw the list again whenever it changes, until Ctrl-C (with --json, one object per line).")
+    var watch = false
 
     /// What `--json` prints.
     struct Listing: Encodable {
@@ -45,6 +47,19 @@ struct MoviesListCommand: RuntimeCommand {
             return parsed
         }
         let library = try MoviesLibrary(runtime: runtime)
+        if watch {
+            let screen = WatchScreen(json: global.json)
+            for try await answer in library.watch(status: status, policy: chosen) {
+                let listing = Listing(
+                    movies: answer.value,
+                    origin: answer.origin,
+                    hasPendingWrites: answer.hasPendingWrites,
+                    offline: answer.offline
+                )
+                try screen.show(Self.table(answer.value), json: listing, at: runtime.clock.now())
+            }
+            return
+        }
         let json = global.json
         let shown = ShownList()
         let result = try await library.list(status: status, policy: chosen) { answer in
@@ -85,10 +100,12 @@ struct MoviesListCommand: RuntimeCommand {
     }
 
     static func printTable(_ movies: [Movie]) {
-        if movies.isEmpty {
-            print("No movies. Add one with `ferry movies add --title \"Heat\"`.")
-        } else {
-            Output(json: false).table(MovieFormat.header, movies.map(MovieFormat.row))
-        }
+        print(table(movies), terminator: "")
+    }
+
+    static func table(_ movies: [Movie]) -> String {
+        movies.isEmpty
+            ? "No movies. Add one with `ferry movies add --title \"Heat\"`.\n"
+            : Output.render(MovieFormat.header, movies.map(MovieFormat.row))
     }
 }

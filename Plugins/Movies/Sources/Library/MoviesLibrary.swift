@@ -54,12 +54,16 @@ public struct MoviesLibrary: Sendable {
     }
 
     /// The list as `list` gives it, then again each time it changes: after a change here,
-    /// a `ferry movies` command in another process, or a pull by a running runner.
+    /// a `ferry movies` command in another process, or a pull by a running runner. An
+    /// empty cache is an empty list here, watched until something arrives.
     public func watch(status: String? = nil, policy: CachePolicy? = nil) -> AsyncThrowingStream<CachedRead<[Movie]>, any Error> {
         CachedReader(runtime: runtime).watch(
             policy ?? plugin.settings.cachePolicy,
-            key: Self.listKey(status),
-            cache: { try await cachedList(status: status) },
+            key: Self.listKey(status) + ".watched",
+            cache: {
+                let movies = try await movies(status: status)
+                return CacheSnapshot(value: movies, hasPendingWrites: movies.contains { $0.hasPendingWrites })
+            },
             refresh: { _ = try await refresh() }
         )
     }

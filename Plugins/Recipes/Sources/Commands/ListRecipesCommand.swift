@@ -3,13 +3,13 @@ import Foundation
 import SyncKernel
 import SyncKernelCLI
 
-/// `ferry recipes list [--saved] [--refresh] [--json]`.
+/// `ferry recipes list [--saved] [--refresh] [--watch] [--json]`.
 struct ListRecipesCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the recipes in the local cache, with their saved state and unsent work.",
         discussion:
-            "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached."
+            "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached. --watch keeps the list on screen and draws it again whenever it changes: a save here or in another terminal, a sync by `ferry run`."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -20,8 +20,19 @@ struct ListRecipesCommand: RuntimeCommand {
     @Flag(help: "Pull from the server first; offline, the cache is shown with a note.")
     var refresh = false
 
+    @Flag(help: "Keep watching: draw the list again whenever it changes, until Ctrl-C (with --json, one object per line).")
+    var watch = false
+
     func run(in runtime: FerryRuntime) async throws {
         let book = try RecipeBook(runtime: runtime)
+        if watch {
+            let screen = WatchScreen(json: global.json)
+            for try await answer in book.watch(savedOnly: saved, policy: refresh ? .cacheThenNetwork : .cacheOnly) {
+                let now = runtime.clock.now()
+                try screen.show(render(answer.value, now: now), json: answer.value, at: now)
+            }
+            return
+        }
         var listing = try await book.list(savedOnly: saved)
         if refresh {
             let read = try await book.read(savedOnly: saved, policy: .cacheThenNetwork)
@@ -32,31 +43,36 @@ struct ListRecipesCommand: RuntimeCommand {
             }
             if let value = read?.value { listing = value }
         }
-        let output = Output(json: global.json)
         if global.json {
-            try output.printJSON(listing)
+            try Output(json: true).printJSON(listing)
             return
         }
+        print(render(listing, now: runtime.clock.now()), terminator: "")
+    }
+
+    /// The list as people read it: a table (or why it is empty), then a line saying how
+    /// many and when they were last synced.
+    private func render(_ listing: RecipeListing, now: Date) -> String {
+        var text: String
         if listing.recipes.isEmpty {
-            print(
+            text =
                 saved
-                    ? "no saved recipes here; save one with `ferry recipes save ID`"
-                    : "no recipes cached yet; run `ferry run --once` (or `ferry recipes list --refresh`) while online"
-            )
+                ? "no saved recipes here; save one with `ferry recipes save ID`\n"
+                : "no recipes cached yet; run `ferry run --once` (or `ferry recipes list --refresh`) while online\n"
         } else {
-            output.table(
+            text = Output.render(
                 ["ID", "TITLE", "SAVED", "SYNC"],
                 listing.recipes.map { item in
                     [item.id, item.title ?? "(not fetched yet)", item.saved ? "yes" : "", Self.sync(item)]
                 }
             )
         }
-        let now = runtime.clock.now()
         let count = listing.recipes.count
         let last =
             listing.lastSyncedAt.map { "last synced \(Output.relative($0, now: now))" }
             ?? "never synced with the server"
-        print("\(count) recipe\(count == 1 ? "" : "s") from the local cache; \(last)")
+        text += "\(count) recipe\(count == 1 ? "" : "s") from the local cache; \(last)\n"
+        return text
     }
 
     static func sync(_ item: RecipeListing.Item) -> String {

@@ -65,13 +65,17 @@ extension RecipeBook {
     }
 
     /// The list as `read` gives it, then again each time it changes: after a save here,
-    /// a `ferry recipes` command in another process, or a pull by a running runner.
+    /// a `ferry recipes` command in another process, or a pull by a running runner. An
+    /// empty cache is an empty list here, watched until something arrives.
     public func watch(savedOnly: Bool = false, policy: CachePolicy) -> AsyncThrowingStream<CachedRead<RecipeListing>, any Error> {
         let book = self
         return CachedReader(runtime: runtime).watch(
             policy,
-            key: Self.listKey(savedOnly),
-            cache: { try await book.cachedList(savedOnly: savedOnly) },
+            key: Self.listKey(savedOnly) + ".watched",
+            cache: {
+                let listing = try await book.list(savedOnly: savedOnly)
+                return CacheSnapshot(value: listing, hasPendingWrites: listing.recipes.contains { !$0.pending.isEmpty })
+            },
             refresh: { try await book.refresh() }
         )
     }
