@@ -4,7 +4,11 @@ import SyncKernel
 
 /// Options every command accepts.
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(name: .long, help: "The configuration file (default: $FERRY_CONFIG, else ./config.yaml).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The configuration file (default: $FERRY_CONFIG, else ./config.yaml).", valueName: "path"),
+        completion: .file()
+    )
     public var config: String?
 
     @Flag(name: .long, help: "Print data as JSON, for scripts (docs/json.md).")

@@ -13,7 +13,8 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Check: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate config.yaml: keys, types, plugins and their operations."
+            abstract: "Validate config.yaml: keys, types, plugins and their operations.",
+            discussion: Examples.discussion(examples: ["ferry config check", "ferry config check --config staging.yaml --json"])
         )
         @OptionGroup var global: GlobalOptions
 

@@ -12,7 +12,10 @@ struct ConflictsCommand: AsyncParsableCommand {
     )
 
     struct List: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "List open conflicts (--all: settled ones too).")
+        static let configuration = CommandConfiguration(
+            abstract: "List open conflicts (--all: settled ones too).",
+            discussion: Examples.discussion(examples: ["ferry conflicts list", "ferry conflicts list --all --json"])
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Include conflicts a policy already settled.") var all = false
 
@@ -34,10 +37,20 @@ struct ConflictsCommand: AsyncParsableCommand {
     }
 
     struct Resolve: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Keep the local write or the remote state.")
+        static let configuration = CommandConfiguration(
+            abstract: "Keep the local write or the remote state.",
+            discussion: Examples.discussion(examples: [
+                "ferry conflicts resolve 9b1c4d2e --keep remote", "ferry conflicts resolve 9b1c --keep local",
+            ])
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The conflict id, or its first characters.") var id: String
-        @Option(help: "local: send the local write again, unconditionally; remote: adopt the remote state.")
+        @Argument(help: ArgumentHelp("The conflict id, or its first characters.", valueName: "id")) var id: String
+        @Option(
+            help: ArgumentHelp(
+                "local: send the local write again, unconditionally; remote: adopt the remote state.",
+                valueName: "side"
+            )
+        )
         var keep: Side
 
         enum Side: String, ExpressibleByArgument, CaseIterable {

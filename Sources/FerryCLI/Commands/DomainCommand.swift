@@ -8,19 +8,28 @@ struct DomainCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "domain",
         abstract: "Work with a domain declared in config.yaml (domains:): queue its operations, list its documents.",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             ferry domain NAME list              the local documents
             ferry domain NAME show ENTITY       one document
             ferry domain NAME OPERATION ENTITY [--body JSON]
                                                 queue an operation (the local document changes at once)
-            """
+            """,
+            examples: [
+                "ferry domain bookmarks list",
+                "ferry domain bookmarks put swift --body '{\"url\": \"https://swift.org\"}'",
+                "ferry domain bookmarks show swift --json",
+            ]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The domain's name under domains: in config.yaml.") var name: String
-    @Argument(help: "list, show, or one of the domain's operations.") var action: String
-    @Argument(help: "The entity key (taken from the document when the domain declares key:).") var entity: String?
-    @Option(help: "The operation's JSON body.") var body: String?
+    @Argument(help: ArgumentHelp("The domain's name under domains: in config.yaml.", valueName: "name")) var name: String
+    @Argument(help: ArgumentHelp("list, show, or one of the domain's operations.", valueName: "action")) var action: String
+    @Argument(
+        help: ArgumentHelp("The entity key (taken from the document when the domain declares key:).", valueName: "entity")
+    ) var entity: String?
+    @Option(help: ArgumentHelp("The operation's JSON body.", valueName: "json")) var body: String?
 
     func run(in runtime: FerryRuntime) async throws {
         let domain = name

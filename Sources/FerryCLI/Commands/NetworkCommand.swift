@@ -8,12 +8,14 @@ struct NetworkCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "network",
         abstract: "Show connectivity, or force it: offline | online | metered | unmetered | auto.",
-        discussion:
-            "The setting is kept in the store, so every ferry process sees it until `ferry network auto`. `offline` and `online` pin reachability; `metered` and `unmetered` pin the link's cost; `auto` clears both."
+        discussion: Examples.discussion(
+            "The setting is kept in the store, so every ferry process sees it until `ferry network auto`. `offline` and `online` pin reachability; `metered` and `unmetered` pin the link's cost; `auto` clears both.",
+            examples: ["ferry network", "ferry network offline", "ferry network auto"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "offline, online, metered, unmetered or auto; leave out to show the state.")
+    @Argument(help: ArgumentHelp("The mode to force; leave out to show the state.", valueName: "mode"))
     var mode: NetworkOverride?
 
     func run(in runtime: FerryRuntime) async throws {

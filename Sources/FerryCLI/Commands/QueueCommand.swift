@@ -12,24 +12,20 @@ struct QueueCommand: AsyncParsableCommand {
     )
 
     struct List: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "List queued operations, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List queued operations, oldest first.",
+            discussion: Examples.discussion(examples: [
+                "ferry queue list", "ferry queue list --state dead", "ferry queue list --plugin movies --limit 20 --json",
+            ])
+        )
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this plugin's operations.") var plugin: String?
-        @Option(help: "Only operations in this state (pending, queued, in_flight, dead, conflict).") var state: String?
-        @Option(help: "At most this many.") var limit = 100
+        @Option(help: ArgumentHelp("Only this plugin's operations.", valueName: "plugin")) var plugin: String?
+        @Option(help: ArgumentHelp("Only operations in this state.", valueName: "state")) var state: OperationState?
+        @Option(help: ArgumentHelp("At most this many.", valueName: "count")) var limit = 100
 
         func run(in runtime: FerryRuntime) async throws {
-            let filter = try state.map { name in
-                guard let value = OperationState(rawValue: name) else {
-                    throw FerryError(
-                        .usage,
-                        "--state \(name) is not a state; use one of: \(OperationState.allCases.map(\.rawValue).joined(separator: ", "))"
-                    )
-                }
-                return value
-            }
             let inspector = QueueInspector(runtime: runtime)
-            let operations = try await inspector.list(plugin: plugin, state: filter, limit: limit)
+            let operations = try await inspector.list(plugin: plugin, state: state, limit: limit)
             var rows: [OperationView] = []
             for operation in operations {
                 rows.append(OperationView(operation, why: try await inspector.explain(operation).rendered))
@@ -44,9 +40,12 @@ struct QueueCommand: AsyncParsableCommand {
     }
 
     struct Show: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one operation and why it is waiting.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one operation and why it is waiting.",
+            discussion: Examples.discussion(examples: ["ferry queue show 3f2a9c1e", "ferry queue show 3f2a --json"])
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The operation id, or its first characters.") var id: String
+        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String
 
         func run(in runtime: FerryRuntime) async throws {
             let inspector = QueueInspector(runtime: runtime)
@@ -68,15 +67,22 @@ struct QueueCommand: AsyncParsableCommand {
     struct Retry: RuntimeCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send a dead or waiting operation again now.",
-            discussion:
-                "With --all, every dead letter and every operation waiting out a backoff or for a connection is due now, attempts reset; --plugin and --state narrow it. Operations held for a login stay held until someone signs in."
+            discussion: Examples.discussion(
+                "With --all, every dead letter and every operation waiting out a backoff or for a connection is due now, attempts reset; --plugin and --state narrow it. Operations held for a login stay held until someone signs in.",
+                examples: ["ferry queue retry 3f2a9c1e", "ferry queue retry --all --plugin movies", "ferry queue retry --all-dead"]
+            )
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The operation id, or its first characters.") var id: String?
+        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String?
         @Flag(help: "Retry every dead and waiting operation.") var all = false
         @Flag(help: "Retry every dead letter (the same as --all --state dead).") var allDead = false
-        @Option(help: "With --all: only this plugin's operations.") var plugin: String?
-        @Option(help: "With --all: only operations in this state (dead or pending).") var state: String?
+        @Option(help: ArgumentHelp("With --all: only this plugin's operations.", valueName: "plugin")) var plugin: String?
+        @Option(help: ArgumentHelp("With --all: only operations in this state.", valueName: "state")) var state: RetryableState?
+
+        /// The states `--all --state` retries.
+        enum RetryableState: String, ExpressibleByArgument, CaseIterable {
+            case dead, pending
+        }
 
         func run(in runtime: FerryRuntime) async throws {
             if all || allDead {
@@ -86,7 +92,8 @@ struct QueueCommand: AsyncParsableCommand {
                         "no enabled plugin \(plugin); the enabled ones are \(runtime.registry.names.joined(separator: ", "))"
                     )
                 }
-                let states: Set<OperationState> = try allDead ? [.dead] : state.map { try Self.retryable($0) } ?? [.dead, .pending]
+                let states: Set<OperationState> =
+                    allDead ? [.dead] : state.map { [$0 == .dead ? .dead : .pending] } ?? [.dead, .pending]
                 let count = try await runtime.retryAll(plugin: plugin, states: states)
                 if global.json { return try global.output.printJSON(Retried(retried: count, operation: nil)) }
                 print("\(count) operation(s) will be sent again by the runner (`ferry run --once` sends them now)")
@@ -107,21 +114,15 @@ struct QueueCommand: AsyncParsableCommand {
             let retried: Int
             let operation: String?
         }
-
-        static func retryable(_ name: String) throws -> Set<OperationState> {
-            guard let state = OperationState(rawValue: name), state == .dead || state == .pending else {
-                throw FerryError(.usage, "--state \(name) cannot be retried; use dead or pending")
-            }
-            return [state]
-        }
     }
 
     struct Discard: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Drop an operation for good; the next pull restores the remote's state."
+            abstract: "Drop an operation for good; the next pull restores the remote's state.",
+            discussion: Examples.discussion(examples: ["ferry queue discard 3f2a9c1e", "ferry queue discard 3f2a --yes"])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The operation id, or its first characters.") var id: String
+        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run(in runtime: FerryRuntime) async throws {
@@ -137,6 +138,8 @@ struct QueueCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension OperationState: ExpressibleByArgument {}
 
 /// An operation as `ferry queue` shows it, its payload as the JSON document it is; never
 /// includes credentials.

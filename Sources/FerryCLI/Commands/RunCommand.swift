@@ -10,8 +10,10 @@ struct RunCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
-        discussion:
-            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line)."
+        discussion: Examples.discussion(
+            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line).",
+            examples: ["ferry run --once", "ferry run --once --json", "ferry run --verbose"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions

@@ -9,17 +9,22 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
-        discussion:
-            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) is off unless --admin-token or --admin-loopback turns it on."
+        discussion: Examples.discussion(
+            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) is off unless --admin-token or --admin-loopback turns it on.",
+            examples: ["ferry serve --seed-demo", "ferry serve --port 8080 --data server-data --seed-demo --admin-loopback"]
+        )
     )
 
-    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address")) var host = "127.0.0.1"
     @Option(
         parsing: .unconditional,
-        help: "The port to listen on, 0-65535 (0 picks a free one).",
+        help: ArgumentHelp("The port to listen on, 0-65535 (0 picks a free one).", valueName: "port"),
         transform: ServeCommand.port
     ) var port = 8080
-    @Option(help: "The folder for the server's database and files; in memory when left out.") var data: String?
+    @Option(
+        help: ArgumentHelp("The folder for the server's database and files; in memory when left out.", valueName: "folder"),
+        completion: .directory
+    ) var data: String?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
     @Flag(help: "Log at debug level.") var verbose = false
     @Option(

@@ -7,7 +7,8 @@ import SyncKernelCLI
 struct StatusCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict."
+        abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict.",
+        discussion: Examples.discussion(examples: ["ferry status", "ferry status --json"])
     )
 
     @OptionGroup var global: GlobalOptions

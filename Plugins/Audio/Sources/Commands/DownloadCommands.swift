@@ -8,12 +8,14 @@ struct DownloadCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Keep an album or a collection on this device; `ferry run` fetches it on Wi-Fi.",
-        discussion: "Examples:\n  ferry audio download album alb_demo_1\n  ferry audio download collection col_demo_favourites"
+        discussion: Examples.discussion(examples: [
+            "ferry audio download album alb_demo_1", "ferry audio download collection col_demo_favourites",
+        ])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "What to download: album or collection.") var target: AudioTarget
-    @Argument(help: "Its id (`ferry audio albums`, `ferry audio collections`).") var id: String
+    @Argument(help: ArgumentHelp("What to download: album or collection.", valueName: "kind")) var target: AudioTarget
+    @Argument(help: ArgumentHelp("Its id (`ferry audio albums`, `ferry audio collections`).", valueName: "id")) var id: String
 
     func run(in runtime: FerryRuntime) async throws {
         let audio = try AudioLibrary(runtime: runtime)
@@ -40,13 +42,15 @@ struct RemoveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Stop keeping an album, a collection or a stream-cached track (downloads in progress are cancelled).",
-        discussion:
-            "Examples:\n  ferry audio remove album alb_demo_1\n  ferry audio remove collection col_demo_new --yes\n  ferry audio remove track trk_demo-a2-t1"
+        discussion: Examples.discussion(examples: [
+            "ferry audio remove album alb_demo_1", "ferry audio remove collection col_demo_new --yes",
+            "ferry audio remove track trk_demo-a2-t1",
+        ])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "What to remove: album, collection or track.") var target: AudioTarget
-    @Argument(help: "Its id (`ferry audio downloads`).") var id: String
+    @Argument(help: ArgumentHelp("What to remove: album, collection or track.", valueName: "kind")) var target: AudioTarget
+    @Argument(help: ArgumentHelp("Its id (`ferry audio downloads`).", valueName: "id")) var id: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
     /// What `--json` prints: what was removed, and the downloaded collections that still

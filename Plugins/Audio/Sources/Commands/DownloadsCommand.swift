@@ -8,7 +8,9 @@ struct DownloadsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "downloads",
         abstract: "Show downloads in progress, downloaded albums and collections, and stream-cached tracks.",
-        discussion: "Examples:\n  ferry audio downloads\n  ferry audio downloads --watch   (while `ferry run` works)\n  ferry audio downloads --json"
+        discussion: Examples.discussion(examples: [
+            "ferry audio downloads", "ferry audio downloads --watch   (while `ferry run` works)", "ferry audio downloads --json",
+        ])
     )
 
     @OptionGroup var global: GlobalOptions

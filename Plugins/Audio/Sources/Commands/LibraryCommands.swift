@@ -8,7 +8,7 @@ struct AlbumsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "albums",
         abstract: "List the library's albums and what this device holds of each.",
-        discussion: "Examples:\n  ferry audio albums\n  ferry audio albums --refresh --json"
+        discussion: Examples.discussion(examples: ["ferry audio albums", "ferry audio albums --refresh --json"])
     )
 
     @OptionGroup var global: GlobalOptions
@@ -40,7 +40,7 @@ struct CollectionsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "collections",
         abstract: "List the library's collections; a refresh reconciles the downloaded ones.",
-        discussion: "Examples:\n  ferry audio collections\n  ferry audio collections --refresh"
+        discussion: Examples.discussion(examples: ["ferry audio collections", "ferry audio collections --refresh"])
     )
 
     @OptionGroup var global: GlobalOptions

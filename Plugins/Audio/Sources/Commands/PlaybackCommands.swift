@@ -8,19 +8,23 @@ struct PlayCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Say what would play, record the play, and cache the next tracks ahead (on Wi-Fi).",
-        discussion: """
-            Examples:
-              ferry audio play trk_demo-a1-t1 --next trk_demo-a1-t2 --next trk_demo-a1-t3
-              ferry audio play --album alb_demo_1
-            """
+        discussion: Examples.discussion(examples: [
+            "ferry audio play trk_demo-a1-t1 --next trk_demo-a1-t2 --next trk_demo-a1-t3", "ferry audio play --album alb_demo_1",
+        ])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The track's id.") var track: String?
-    @Option(help: "A track that plays next (repeatable); up to plugins.audio.cache_ahead are cached ahead.")
+    @Argument(help: ArgumentHelp("The track's id.", valueName: "track-id")) var track: String?
+    @Option(
+        help: ArgumentHelp(
+            "A track that plays next (repeatable); up to plugins.audio.cache_ahead are cached ahead.",
+            valueName: "track-id"
+        )
+    )
     var next: [String] = []
-    @Option(help: "Play an album instead: what each of its tracks would play from.") var album: String?
-    @Option(help: "Play a collection instead.") var collection: String?
+    @Option(help: ArgumentHelp("Play an album instead: what each of its tracks would play from.", valueName: "album-id"))
+    var album: String?
+    @Option(help: ArgumentHelp("Play a collection instead.", valueName: "collection-id")) var collection: String?
 
     /// What `--json` prints for a track: where it plays from, and how many tracks were
     /// queued for caching ahead (null for an album or a collection).
@@ -67,11 +71,11 @@ struct ResolveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "Say where a track plays from: the downloaded file, else the server, else nowhere (exit 69).",
-        discussion: "Example:\n  ferry audio resolve trk_demo-a1-t1"
+        discussion: Examples.discussion(examples: ["ferry audio resolve trk_demo-a1-t1"])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The track's id.") var track: String
+    @Argument(help: ArgumentHelp("The track's id.", valueName: "track-id")) var track: String
 
     func run(in runtime: FerryRuntime) async throws {
         let source = try await AudioLibrary(runtime: runtime).resolve(track: track)

@@ -7,12 +7,14 @@ struct ActAsCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "act-as",
         abstract: "Act as a managed member (sent as X-Acting-As-Member), or as yourself with --self.",
-        discussion:
-            "The member is checked against the cached family groups (fetched again once when online): you may act as yourself or as a managed member you manage. Offline with nothing cached it cannot be checked; the server checks each request."
+        discussion: Examples.discussion(
+            "The member is checked against the cached family groups (fetched again once when online): you may act as yourself or as a managed member you manage. Offline with nothing cached it cannot be checked; the server checks each request.",
+            examples: ["ferry auth act-as mem_kid", "ferry auth act-as --self"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The managed member's id.") var member: String?
+    @Argument(help: ArgumentHelp("The managed member's id.", valueName: "member-id")) var member: String?
     @Flag(name: .customLong("self"), help: "Act as yourself again.") var asSelf = false
 
     /// What `--json` prints: the member acted as (null: yourself), their name when known,

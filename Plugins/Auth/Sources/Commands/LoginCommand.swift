@@ -8,12 +8,14 @@ struct LoginCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in; queued work waiting for a login resumes.",
-        discussion:
-            "The password is asked for without echo, or read from standard input with --password-stdin, or from $FERRY_PASSWORD."
+        discussion: Examples.discussion(
+            "The password is asked for without echo, or read from standard input with --password-stdin, or from $FERRY_PASSWORD.",
+            examples: ["ferry auth login --username demo", "ferry auth login --username demo --password-stdin < password.txt"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The username (asked for when left out).") var username: String?
+    @Option(help: ArgumentHelp("The username (asked for when left out).", valueName: "username")) var username: String?
     @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
     @Flag(
         help:

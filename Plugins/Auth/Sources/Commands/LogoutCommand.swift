@@ -7,7 +7,8 @@ import SyncKernelCLI
 struct LogoutCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
-        abstract: "Sign out. Queued work is kept and waits for the next login of the same user."
+        abstract: "Sign out. Queued work is kept and waits for the next login of the same user.",
+        discussion: Examples.discussion(examples: ["ferry auth logout", "ferry auth logout --yes --json"])
     )
 
     @OptionGroup var global: GlobalOptions

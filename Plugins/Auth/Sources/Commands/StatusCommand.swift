@@ -7,7 +7,8 @@ import SyncKernelCLI
 struct StatusCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the session: who, token expiry, online or offline, last verified."
+        abstract: "Show the session: who, token expiry, online or offline, last verified.",
+        discussion: Examples.discussion(examples: ["ferry auth status", "ferry auth status --json"])
     )
 
     @OptionGroup var global: GlobalOptions

@@ -4,7 +4,11 @@ import SyncKernelCLI
 
 /// `ferry auth whoami`: the signed-in user, from the cache (no network).
 struct WhoamiCommand: RuntimeCommand {
-    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Print the signed-in user.")
+    static let configuration = CommandConfiguration(
+        commandName: "whoami",
+        abstract: "Print the signed-in user.",
+        discussion: Examples.discussion(examples: ["ferry auth whoami", "ferry auth whoami --json"])
+    )
 
     @OptionGroup var global: GlobalOptions
 

@@ -12,10 +12,11 @@ struct GroupCommand: AsyncParsableCommand {
 
     struct Show: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a group: members, managed members and the active round (cached when offline)."
+            abstract: "Show a group: members, managed members and the active round (cached when offline).",
+            discussion: Examples.discussion(examples: ["ferry family group show g_demo_family"])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The group id (see `ferry family groups`).") var id: String
+        @Argument(help: ArgumentHelp("The group id (see `ferry family groups`).", valueName: "group-id")) var id: String
 
         func run(in runtime: FerryRuntime) async throws {
             let fetched = try await FamilyClient(runtime: runtime).group(id)
@@ -26,9 +27,12 @@ struct GroupCommand: AsyncParsableCommand {
     }
 
     struct Create: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a group; you become its creator.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a group; you become its creator.",
+            discussion: Examples.discussion(examples: ["ferry family group create \"Movie night\""])
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The group's name.") var name: String
+        @Argument(help: ArgumentHelp("The group's name.", valueName: "name")) var name: String
 
         func run(in runtime: FerryRuntime) async throws {
             let result = try await FamilyClient(runtime: runtime).createGroup(name: name)

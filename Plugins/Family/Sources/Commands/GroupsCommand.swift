@@ -4,7 +4,11 @@ import SyncKernelCLI
 
 /// `ferry family groups`: the user's groups.
 struct GroupsCommand: RuntimeCommand {
-    static let configuration = CommandConfiguration(commandName: "groups", abstract: "List your family groups.")
+    static let configuration = CommandConfiguration(
+        commandName: "groups",
+        abstract: "List your family groups.",
+        discussion: Examples.discussion(examples: ["ferry family groups", "ferry family groups --json"])
+    )
     @OptionGroup var global: GlobalOptions
 
     func run(in runtime: FerryRuntime) async throws {

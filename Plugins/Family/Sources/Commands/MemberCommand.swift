@@ -13,12 +13,21 @@ struct MemberCommand: AsyncParsableCommand {
     struct Add: RuntimeCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Add a managed member (a child without an account, --managed) or a user by username (creator only)."
+                "Add a managed member (a child without an account, --managed) or a user by username (creator only).",
+            discussion: Examples.discussion(examples: [
+                "ferry family member add Robin --managed", "ferry family member add sam --group g_demo_family",
+            ])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The managed member's display name, or the user's username.") var name: String
+        @Argument(help: ArgumentHelp("The managed member's display name, or the user's username.", valueName: "name"))
+        var name: String
         @Flag(help: "Add a member without an account, managed by you.") var managed = false
-        @Option(help: "The group (default: plugins.family.default_group, else your only group).") var group: String?
+        @Option(
+            help: ArgumentHelp(
+                "The group (default: plugins.family.default_group, else your only group).",
+                valueName: "group-id"
+            )
+        ) var group: String?
 
         func run(in runtime: FerryRuntime) async throws {
             let result = try await FamilyClient(runtime: runtime).addMember(group: group, name: name, managed: managed)

@@ -6,11 +6,12 @@ import SyncKernelCLI
 struct PickCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
-        abstract: "Pick the round's movie (group creator only; the first pick wins, a later one is told which won)."
+        abstract: "Pick the round's movie (group creator only; the first pick wins, a later one is told which won).",
+        discussion: Examples.discussion(examples: ["ferry family pick r_demo_round 129"])
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The round id.") var round: String
-    @Argument(help: "The movie's TMDB id.") var tmdbID: Int
+    @Argument(help: ArgumentHelp("The round id.", valueName: "round-id")) var round: String
+    @Argument(help: ArgumentHelp("The movie's TMDB id.", valueName: "tmdb-id")) var tmdbID: Int
 
     func run(in runtime: FerryRuntime) async throws {
         let result = try await FamilyClient(runtime: runtime).pick(round: round, tmdbID: tmdbID)

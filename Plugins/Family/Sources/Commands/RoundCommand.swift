@@ -12,14 +12,25 @@ struct RoundCommand: AsyncParsableCommand {
 
     struct Start: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Start a voting round; a group has at most one active round."
+            abstract: "Start a voting round; a group has at most one active round.",
+            discussion: Examples.discussion(examples: [
+                "ferry family round start g_demo_family --name Friday", "ferry family round start --attendees mem_sam mem_kid",
+            ])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The group (default: plugins.family.default_group, else your only group).") var group: String?
-        @Option(help: "A name for the round, e.g. Friday.") var name: String?
+        @Argument(
+            help: ArgumentHelp(
+                "The group (default: plugins.family.default_group, else your only group).",
+                valueName: "group-id"
+            )
+        ) var group: String?
+        @Option(help: ArgumentHelp("A name for the round, e.g. Friday.", valueName: "name")) var name: String?
         @Option(
             parsing: .upToNextOption,
-            help: "Who attends: member names or ids, space- or comma-separated (default: every member)."
+            help: ArgumentHelp(
+                "Who attends: member names or ids, space- or comma-separated (default: every member).",
+                valueName: "member"
+            )
         )
         var attendees: [String] = []
 
@@ -40,9 +51,12 @@ struct RoundCommand: AsyncParsableCommand {
     }
 
     struct Close: RuntimeCommand {
-        static let configuration = CommandConfiguration(abstract: "Close a round: no more suggestions or votes.")
+        static let configuration = CommandConfiguration(
+            abstract: "Close a round: no more suggestions or votes.",
+            discussion: Examples.discussion(examples: ["ferry family round close r_demo_round"])
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The round id.") var round: String
+        @Argument(help: ArgumentHelp("The round id.", valueName: "round-id")) var round: String
 
         func run(in runtime: FerryRuntime) async throws {
             let result = try await FamilyClient(runtime: runtime).closeRound(round)
@@ -54,10 +68,11 @@ struct RoundCommand: AsyncParsableCommand {
 
     struct Show: RuntimeCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a round: suggestions, votes per movie (fetched fresh) and the pick."
+            abstract: "Show a round: suggestions, votes per movie (fetched fresh) and the pick.",
+            discussion: Examples.discussion(examples: ["ferry family round show r_demo_round", "ferry family round show r_demo_round --json"])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The round id.") var round: String
+        @Argument(help: ArgumentHelp("The round id.", valueName: "round-id")) var round: String
 
         func run(in runtime: FerryRuntime) async throws {
             let client = FamilyClient(runtime: runtime)

@@ -4,10 +4,14 @@ import SyncKernelCLI
 
 /// `ferry family suggest ROUND TMDB_ID`.
 struct SuggestCommand: RuntimeCommand {
-    static let configuration = CommandConfiguration(commandName: "suggest", abstract: "Suggest a movie for a round.")
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Suggest a movie for a round.",
+        discussion: Examples.discussion(examples: ["ferry family suggest r_demo_round 949"])
+    )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The round id.") var round: String
-    @Argument(help: "The movie's TMDB id.") var tmdbID: Int
+    @Argument(help: ArgumentHelp("The round id.", valueName: "round-id")) var round: String
+    @Argument(help: ArgumentHelp("The movie's TMDB id.", valueName: "tmdb-id")) var tmdbID: Int
 
     func run(in runtime: FerryRuntime) async throws {
         let result = try await FamilyClient(runtime: runtime).suggest(round: round, tmdbID: tmdbID)

@@ -6,12 +6,13 @@ import SyncKernelCLI
 struct VoteCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "vote",
-        abstract: "Vote on a movie of a round; a new vote replaces your previous one on that movie."
+        abstract: "Vote on a movie of a round; a new vote replaces your previous one on that movie.",
+        discussion: Examples.discussion(examples: ["ferry family vote r_demo_round 129 up", "ferry family vote r_demo_round 603 down"])
     )
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The round id.") var round: String
-    @Argument(help: "The movie's TMDB id.") var tmdbID: Int
-    @Argument(help: "up or down.") var value: VoteValue
+    @Argument(help: ArgumentHelp("The round id.", valueName: "round-id")) var round: String
+    @Argument(help: ArgumentHelp("The movie's TMDB id.", valueName: "tmdb-id")) var tmdbID: Int
+    @Argument(help: ArgumentHelp("Your vote.", valueName: "vote")) var value: VoteValue
 
     func run(in runtime: FerryRuntime) async throws {
         let result = try await FamilyClient(runtime: runtime).vote(round: round, tmdbID: tmdbID, value: value)

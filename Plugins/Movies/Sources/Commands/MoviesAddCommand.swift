@@ -8,21 +8,26 @@ struct MoviesAddCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a movie by TMDB id (needs a connection) or by title (works offline).",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             --tmdb N adds the movie to the server now. --title "Heat" [--year 1995] stores it at once as a
             pending movie; when online, `ferry run` matches it on TMDB and adds it. Pending movies with no
             single best match are listed by `ferry movies pending` and settled with `ferry movies resolve`.
-            """
+            """,
+            examples: [
+                "ferry movies add --tmdb 603 --recommender Sam", "ferry movies add --title Solaris --year 1972",
+            ]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The movie's TMDB id (online).")
+    @Option(help: ArgumentHelp("The movie's TMDB id (online).", valueName: "tmdb-id"))
     var tmdb: Int?
-    @Option(help: "The movie's title (works offline).")
+    @Option(help: ArgumentHelp("The movie's title (works offline).", valueName: "title"))
     var title: String?
-    @Option(help: "The release year, to tell remakes apart (with --title).")
+    @Option(help: ArgumentHelp("The release year, to tell remakes apart (with --title).", valueName: "year"))
     var year: Int?
-    @Option(help: "Who recommended it.")
+    @Option(help: ArgumentHelp("Who recommended it.", valueName: "name"))
     var recommender: String?
 
     /// What `--json` prints: the movie added now, or the pending movie stored to be

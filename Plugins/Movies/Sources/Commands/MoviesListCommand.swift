@@ -8,17 +8,20 @@ struct MoviesListCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List your movies from the local cache, then refresh from the server.",
-        discussion:
-            "Offline, the cached list is shown and the command says so; it never fails because the network is down. --watch keeps the list on screen and draws it again whenever it changes: a change here or in another terminal, a sync by `ferry run`."
+        discussion: Examples.discussion(
+            "Offline, the cached list is shown and the command says so; it never fails because the network is down. --watch keeps the list on screen and draws it again whenever it changes: a change here or in another terminal, a sync by `ferry run`.",
+            examples: [
+                "ferry movies list", "ferry movies list --status want_to_watch --policy cache_only",
+                "ferry movies list --watch --json",
+            ]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Only movies with this status: want_to_watch, watching or watched.")
-    var status: String?
-    @Option(
-        help: "How to read: cache_only, cache_first, cache_then_network (default from config.yaml) or network_only."
-    )
-    var policy: String?
+    @Option(help: ArgumentHelp("Only movies with this status.", valueName: "status"))
+    var status: MovieStatusArgument?
+    @Option(help: ArgumentHelp("How to read (default: cache_policy in config.yaml).", valueName: "policy"))
+    var policy: CachePolicy?
     @Flag(help: "Keep watching: draw the list again whenever it changes, until Ctrl-C (with --json, one object per line).")
     var watch = false
 
@@ -31,25 +34,11 @@ struct MoviesListCommand: RuntimeCommand {
     }
 
     func run(in runtime: FerryRuntime) async throws {
-        if let status, !MoviePatch.statuses.contains(status) {
-            throw FerryError(
-                .usage,
-                "--status '\(status)' is not a status; use one of \(MoviePatch.statuses.joined(separator: ", "))"
-            )
-        }
-        let chosen = try policy.map { value -> CachePolicy in
-            guard let parsed = CachePolicy(rawValue: value) else {
-                throw FerryError(
-                    .usage,
-                    "--policy '\(value)' is not a cache policy; use one of \(CachePolicy.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-            return parsed
-        }
+        let status = self.status?.rawValue
         let library = try MoviesLibrary(runtime: runtime)
         if watch {
             let screen = WatchScreen(json: global.json)
-            for try await answer in library.watch(status: status, policy: chosen) {
+            for try await answer in library.watch(status: status, policy: policy) {
                 let listing = Listing(
                     movies: answer.value,
                     origin: answer.origin,
@@ -62,7 +51,7 @@ struct MoviesListCommand: RuntimeCommand {
         }
         let json = global.json
         let shown = ShownList()
-        let result = try await library.list(status: status, policy: chosen) { answer in
+        let result = try await library.list(status: status, policy: policy) { answer in
             guard !json else { return }
             if let before = shown.value {
                 let change = ListChange(before: before, after: answer.value)
@@ -109,3 +98,5 @@ struct MoviesListCommand: RuntimeCommand {
             : Output.render(MovieFormat.header, movies.map(MovieFormat.row))
     }
 }
+
+extension CachePolicy: ExpressibleByArgument {}

@@ -7,7 +7,8 @@ import SyncKernelCLI
 struct MoviesPendingCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "pending",
-        abstract: "List movies added offline that wait for their TMDB match, with candidates."
+        abstract: "List movies added offline that wait for their TMDB match, with candidates.",
+        discussion: Examples.discussion(examples: ["ferry movies pending", "ferry movies pending --json"])
     )
 
     @OptionGroup var global: GlobalOptions

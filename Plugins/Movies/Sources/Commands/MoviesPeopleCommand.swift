@@ -7,7 +7,8 @@ import SyncKernelCLI
 struct MoviesPeopleCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "people",
-        abstract: "List the people who recommended your movies (from the local list)."
+        abstract: "List the people who recommended your movies (from the local list).",
+        discussion: Examples.discussion(examples: ["ferry movies people", "ferry movies people --json"])
     )
 
     @OptionGroup var global: GlobalOptions
@@ -48,7 +49,8 @@ struct PeopleCommand: AsyncParsableCommand {
 struct PeopleListCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the people who recommended your movies (from the local list)."
+        abstract: "List the people who recommended your movies (from the local list).",
+        discussion: Examples.discussion(examples: ["ferry people list", "ferry people list --json"])
     )
 
     @OptionGroup var global: GlobalOptions

@@ -7,11 +7,12 @@ import SyncKernelCLI
 struct MoviesRemoveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove a movie from your list (works offline)."
+        abstract: "Remove a movie from your list (works offline).",
+        discussion: Examples.discussion(examples: ["ferry movies remove m_demo_arrival", "ferry movies remove m_demo_arrival --yes"])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The movie's id.")
+    @Argument(help: ArgumentHelp("The movie's id.", valueName: "id"))
     var id: String
     @Flag(name: .long, help: "Do not ask for confirmation.")
     var yes = false

@@ -7,13 +7,14 @@ import SyncKernelCLI
 struct MoviesResolveCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
-        abstract: "Choose the TMDB movie a pending movie is; it is added on the next sync."
+        abstract: "Choose the TMDB movie a pending movie is; it is added on the next sync.",
+        discussion: Examples.discussion(examples: ["ferry movies resolve local-3f2a9c1e --tmdb 593"])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The pending movie's local id (from `ferry movies pending`).")
+    @Argument(help: ArgumentHelp("The pending movie's local id (from `ferry movies pending`).", valueName: "local-id"))
     var id: String
-    @Option(help: "The TMDB id to add it as.")
+    @Option(help: ArgumentHelp("The TMDB id to add it as.", valueName: "tmdb-id"))
     var tmdb: Int
 
     func run(in runtime: FerryRuntime) async throws {

@@ -8,11 +8,17 @@ struct MoviesShowCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract:
-            "Show one movie: genres, director, overview, IMDb id, poster, status, rating, date watched, recommender."
+            "Show one movie: genres, director, overview, IMDb id, poster, status, rating, date watched, recommender.",
+        discussion: Examples.discussion(examples: ["ferry movies show m_demo_heat", "ferry movies show m_demo_dune --json"])
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The movie's id (from `ferry movies list`), or a local id of a movie added offline.")
+    @Argument(
+        help: ArgumentHelp(
+            "The movie's id (from `ferry movies list`), or a local id of a movie added offline.",
+            valueName: "id"
+        )
+    )
     var id: String
 
     func run(in runtime: FerryRuntime) async throws {

@@ -8,19 +8,25 @@ struct MoviesUpdateCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Change a movie's status, rating, date watched or recommender (works offline).",
-        discussion: "The change is made locally at once and queued; several changes before a sync go out as one."
+        discussion: Examples.discussion(
+            "The change is made locally at once and queued; several changes before a sync go out as one.",
+            examples: [
+                "ferry movies update m_demo_heat --status watched --rating 8 --watched-on 2024-06-01",
+                "ferry movies update m_demo_dune --clear-rating",
+            ]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The movie's id (a local id of a movie added offline works too).")
+    @Argument(help: ArgumentHelp("The movie's id (a local id of a movie added offline works too).", valueName: "id"))
     var id: String
-    @Option(help: "want_to_watch, watching or watched.")
-    var status: String?
-    @Option(help: "Your rating, 1 to 10.")
+    @Option(help: ArgumentHelp("The new status.", valueName: "status"))
+    var status: MovieStatusArgument?
+    @Option(help: ArgumentHelp("Your rating, 1 to 10.", valueName: "rating"))
     var rating: Int?
-    @Option(name: .customLong("watched-on"), help: "The date you watched it, YYYY-MM-DD.")
+    @Option(name: .customLong("watched-on"), help: ArgumentHelp("The date you watched it.", valueName: "yyyy-mm-dd"))
     var watchedOn: String?
-    @Option(help: "Who recommended it.")
+    @Option(help: ArgumentHelp("Who recommended it.", valueName: "name"))
     var recommender: String?
     @Flag(name: .customLong("clear-rating"), help: "Remove your rating.")
     var clearRating = false
@@ -41,7 +47,7 @@ struct MoviesUpdateCommand: RuntimeCommand {
         let result = try await library.update(
             id,
             MovieChanges(
-                status: status,
+                status: status?.rawValue,
                 rating: rating,
                 watchedOn: watchedOn,
                 recommender: recommender,

@@ -17,11 +17,14 @@ struct PostersFetchCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Download the posters of your movies (or of the given ids) that are not cached yet.",
-        discussion: "Exits 1 when a poster failed, 69 when offline. `ferry run` caches posters after each pull too."
+        discussion: Examples.discussion(
+            "Exits 1 when a poster failed, 69 when offline. `ferry run` caches posters after each pull too.",
+            examples: ["ferry movies posters fetch", "ferry movies posters fetch m_demo_heat m_demo_dune"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Movie ids; all movies when left out.")
+    @Argument(help: ArgumentHelp("Movie ids; all movies when left out.", valueName: "id"))
     var ids: [String] = []
 
     struct Report: Encodable {
@@ -100,7 +103,8 @@ struct PostersFetchCommand: RuntimeCommand {
 struct PostersUsageCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "usage",
-        abstract: "Show how much room cached posters take."
+        abstract: "Show how much room cached posters take.",
+        discussion: Examples.discussion(examples: ["ferry movies posters usage", "ferry movies posters usage --json"])
     )
 
     @OptionGroup var global: GlobalOptions
@@ -125,7 +129,11 @@ struct PostersUsageCommand: RuntimeCommand {
 
 /// `ferry movies posters clear`.
 struct PostersClearCommand: RuntimeCommand {
-    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Delete every cached poster.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear",
+        abstract: "Delete every cached poster.",
+        discussion: Examples.discussion(examples: ["ferry movies posters clear", "ferry movies posters clear --yes"])
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Do not ask for confirmation.")

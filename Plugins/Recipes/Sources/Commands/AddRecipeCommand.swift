@@ -8,18 +8,27 @@ struct AddRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a recipe you wrote (a JSON file with a \"title\"); it is saved and uploaded in the background.",
-        discussion:
-            "The file's \"id\" is kept when present, otherwise a new id is chosen. The photo (PNG, JPEG, GIF, WebP or HEIC, up to 8 MiB) is stored beside the recipe and uploaded with it."
+        discussion: Examples.discussion(
+            "The file's \"id\" is kept when present, otherwise a new id is chosen. The photo (PNG, JPEG, GIF, WebP or HEIC, up to 8 MiB) is stored beside the recipe and uploaded with it.",
+            examples: ["ferry recipes add soup.json", "ferry recipes add soup.json --photo soup.jpg"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(
-        help: "The recipe as a JSON object, e.g. {\"title\": \"Soup\", \"ingredients\": [...], \"steps\": [...]}."
+        help: ArgumentHelp(
+            "The recipe as a JSON object, e.g. {\"title\": \"Soup\", \"ingredients\": [...], \"steps\": [...]}.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
     )
     var file: String
 
-    @Option(help: "A photo of the dish.")
+    @Option(
+        help: ArgumentHelp("A photo of the dish.", valueName: "path"),
+        completion: .file(extensions: ["png", "jpg", "jpeg", "gif", "webp", "heic"])
+    )
     var photo: String?
 
     func run(in runtime: FerryRuntime) async throws {

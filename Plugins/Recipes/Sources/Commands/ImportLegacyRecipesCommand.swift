@@ -8,13 +8,15 @@ struct ImportLegacyRecipesCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-legacy",
         abstract: "Import saved recipes from an older layout, once (running it again changes nothing).",
-        discussion:
-            "DIR holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png. On a terminal, standard error shows how many were imported so far."
+        discussion: Examples.discussion(
+            "The folder holds saved_recipe_ids.json (a JSON list of ids), optionally created_recipe_ids.json, and recipes/<id>.json with an optional photo recipes/<id>.jpg|png. On a terminal, standard error shows how many were imported so far.",
+            examples: ["ferry recipes import-legacy old-recipes", "ferry recipes import-legacy ~/Backups/recipes --json"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The folder of the older layout.")
+    @Argument(help: ArgumentHelp("The folder of the older layout.", valueName: "folder"), completion: .directory)
     var folder: String
 
     func run(in runtime: FerryRuntime) async throws {

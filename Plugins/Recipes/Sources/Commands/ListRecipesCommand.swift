@@ -8,8 +8,10 @@ struct ListRecipesCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the recipes in the local cache, with their saved state and unsent work.",
-        discussion:
-            "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached. --watch keeps the list on screen and draws it again whenever it changes: a save here or in another terminal, a sync by `ferry run`."
+        discussion: Examples.discussion(
+            "Answers from the local cache, online or offline, and says when it was last refreshed. --refresh pulls from the server first when it can be reached. --watch keeps the list on screen and draws it again whenever it changes: a save here or in another terminal, a sync by `ferry run`.",
+            examples: ["ferry recipes list", "ferry recipes list --saved --refresh", "ferry recipes list --watch"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions

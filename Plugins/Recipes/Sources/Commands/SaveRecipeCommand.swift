@@ -7,12 +7,13 @@ import SyncKernelCLI
 struct SaveRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
-        abstract: "Save a recipe: answers at once, synced in the background."
+        abstract: "Save a recipe: answers at once, synced in the background.",
+        discussion: Examples.discussion(examples: ["ferry recipes save demo-pancakes", "ferry recipes save demo-pancakes --json"])
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The recipe's id.")
+    @Argument(help: ArgumentHelp("The recipe's id.", valueName: "id"))
     var id: String
 
     func run(in runtime: FerryRuntime) async throws {

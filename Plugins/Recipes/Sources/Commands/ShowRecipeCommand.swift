@@ -7,12 +7,13 @@ import SyncKernelCLI
 struct ShowRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one recipe: from the local cache, else fetched from the server."
+        abstract: "Show one recipe: from the local cache, else fetched from the server.",
+        discussion: Examples.discussion(examples: ["ferry recipes show demo-shakshuka", "ferry recipes show demo-dal --json"])
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The recipe's id (see `ferry recipes list`).")
+    @Argument(help: ArgumentHelp("The recipe's id (see `ferry recipes list`).", valueName: "id"))
     var id: String
 
     func run(in runtime: FerryRuntime) async throws {

@@ -8,12 +8,15 @@ struct ToggleRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "toggle",
         abstract: "Save a recipe if it is not saved, unsave it if it is.",
-        discussion: "Rapid toggles send at most one operation: an unsent save followed by an unsave sends nothing."
+        discussion: Examples.discussion(
+            "Rapid toggles send at most one operation: an unsent save followed by an unsave sends nothing.",
+            examples: ["ferry recipes toggle demo-shakshuka"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The recipe's id.")
+    @Argument(help: ArgumentHelp("The recipe's id.", valueName: "id"))
     var id: String
 
     func run(in runtime: FerryRuntime) async throws {

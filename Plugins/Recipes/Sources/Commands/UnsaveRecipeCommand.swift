@@ -7,12 +7,13 @@ import SyncKernelCLI
 struct UnsaveRecipeCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "unsave",
-        abstract: "Unsave a recipe: answers at once, synced in the background; its photo goes unless you created it."
+        abstract: "Unsave a recipe: answers at once, synced in the background; its photo goes unless you created it.",
+        discussion: Examples.discussion(examples: ["ferry recipes unsave demo-dal"])
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The recipe's id.")
+    @Argument(help: ArgumentHelp("The recipe's id.", valueName: "id"))
     var id: String
 
     func run(in runtime: FerryRuntime) async throws {
