@@ -29,8 +29,7 @@ struct StrictDecoder: Sendable {
         } catch {
             throw FerryError(.configuration, "\(file): \(ConfigKeyPath.render(path)) could not be read", underlying: error)
         }
-        let encoded = try Yams.compose(yaml: YAMLEncoder().encode(value)) ?? Node.mapping(Node.Mapping([]))
-        if let unknown = Self.firstUnknownKey(in: node, known: encoded, path: path) {
+        if let unknown = Self.firstUnknownKey(in: node, known: try KnownKeys.of(value), path: path) {
             throw FerryError(
                 .configuration,
                 "\(file)\(line(unknown.node)): unknown key \(ConfigKeyPath.render(unknown.path)); remove it or check its spelling (see docs/configuration.md)"
@@ -39,7 +38,7 @@ struct StrictDecoder: Sendable {
         return value
     }
 
-    static func firstUnknownKey(in node: Node, known: Node, path: [String]) -> (path: [String], node: Node)? {
+    static func firstUnknownKey(in node: Node, known: KnownKeys, path: [String]) -> (path: [String], node: Node)? {
         switch (node, known) {
         case (.mapping(let given), .mapping(let kept)):
             for (key, value) in given {
