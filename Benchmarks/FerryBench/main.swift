@@ -7,7 +7,7 @@ import GRDBSQLite
 ///     swift run -c release ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only a,b] [--out DIR]
 ///
 /// Scenarios: local, bursts, writers, drain, reads (with the memory tier and a watch), growth,
-/// coalescing, recipes, soak.
+/// coalescing, recipes, startup, soak.
 struct Options {
     var smoke = false
     var sizes = [1000, 100_000, 1_000_000]
@@ -39,7 +39,7 @@ struct Options {
                 out = value
             case "-h", "--help":
                 print(
-                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes,soak] [--out DIR]"
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes,startup,soak] [--out DIR]"
                 )
                 exit(0)
             default:
@@ -111,6 +111,9 @@ do {
     }
     if options.wants("recipes") {
         try await RecipeSaveScenario(harness: harness, report: report, smoke: smoke).run()
+    }
+    if options.wants("startup") {
+        try await StartupScenario(harness: harness, report: report, smoke: smoke).run()
     }
     if options.wants("soak") {
         try await SoakScenario(harness: harness, report: report, smoke: smoke).run()
