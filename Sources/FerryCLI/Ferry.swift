@@ -9,8 +9,8 @@ public struct Ferry: AsyncParsableCommand {
             commandName: "ferry",
             abstract: "Local-first sync: local writes answer at once, a kernel carries them to the remote.",
             discussion: """
-                Reads config.yaml (or --config PATH, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.
-                --json, --config PATH and --verbose go before or after the subcommand; --json prints one JSON object \
+                Reads config.yaml (or --config <path>, or $FERRY_CONFIG). `ferry run --once` syncs every enabled plugin once.
+                --json, --config <path> and --verbose go before or after the subcommand; --json prints one JSON object \
                 (docs/json.md). \(HelpTopic.summary)
                 """,
             version: "0.1.0",
