@@ -16,16 +16,20 @@ extension PluginContext {
     /// did not move. The unsent operations of a page's entities come in one query, on each
     /// `FeedChange`; after `apply` stored the remote's state of an entity that has some, the
     /// kernel applies them again on top (`SyncPlugin.reapply(_:in:)`, the rebase). When the remote answers `400 invalid_cursor` (it was reset, or
-    /// restored from a backup), the feed is pulled again from the start (`fromStart`).
+    /// restored from a backup), the feed is pulled again from the start, as when `layout`
+    /// changed.
     ///
     /// - Parameters:
     ///   - path: the feed's path below the plugin's remote.
     ///   - cursorName: the name the feed's cursor is stored under (`cursor:`); a plugin with
     ///     several feeds gives each its own.
     ///   - pageSize: the `limit` asked for each page.
-    ///   - fromStart: pull every page from the beginning and apply them in one transaction,
-    ///     then `sweep` the rows the remote no longer has: a resync, for a plugin that
-    ///     rebuilds its cache.
+    ///   - layout: the version of how the plugin builds its rows from this feed, stored with
+    ///     the cursor. When it differs from the stored one (a new build changed its cache's
+    ///     tables: bump it with the migration), the feed is pulled again: every page from
+    ///     the beginning, applied in one transaction, then `sweep` removes the rows the
+    ///     remote no longer has, and the new layout is stored with the cursor. Nil: the
+    ///     rows never need rebuilding.
     ///   - apply: applies one change, inside the page's transaction.
     ///   - sweep: removes, during a resync, the rows the remote no longer has; without it,
     ///     a resync removes nothing.
@@ -34,20 +38,28 @@ extension PluginContext {
         _ path: String,
         cursor cursorName: String = "default",
         pageSize: Int = 500,
-        fromStart: Bool = false,
+        layout: String? = nil,
         apply: @escaping ApplyChange,
         sweep: Sweep? = nil
     ) async throws -> PullSummary {
-        if fromStart { return try await resync(path, cursor: cursorName, pageSize: pageSize, apply: apply, sweep: sweep) }
-        let start = try await cursor(cursorName)
+        let plugin = name
+        let (start, stored) = try await store.read { db in
+            (
+                try SyncCursors.cursor(plugin: plugin, name: cursorName, in: db),
+                try SyncCursors.layout(plugin: plugin, name: cursorName, in: db)
+            )
+        }
+        if let layout, layout != stored {
+            return try await resync(path, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply, sweep: sweep)
+        }
         do {
-            return try await followPages(path, from: start, cursor: cursorName, pageSize: pageSize, apply: apply)
+            return try await followPages(path, from: start, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply)
         } catch let failure as RemoteFailure where failure.status == 400 && failure.code == "invalid_cursor" {
             logger.warning(
                 "\(name): the remote no longer knows this store's cursor for \(path) (\(failure.reason)); pulling it again from the start"
             )
             events.emit(.resyncing(plugin: name, reason: failure.reason))
-            return try await resync(path, cursor: cursorName, pageSize: pageSize, apply: apply, sweep: sweep)
+            return try await resync(path, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply, sweep: sweep)
         }
     }
 
@@ -56,6 +68,7 @@ extension PluginContext {
         from start: String?,
         cursor cursorName: String,
         pageSize: Int,
+        layout: String?,
         apply: @escaping ApplyChange
     ) async throws -> PullSummary {
         var summary = PullSummary()
@@ -66,7 +79,7 @@ extension PluginContext {
                 summary
                 + (try await store.write { db in
                     let applied = try self.apply(page.changes, with: apply, in: db)
-                    try self.saveCursor(page.cursor, name: cursorName, in: db)
+                    try self.saveCursor(page.cursor, name: cursorName, layout: layout, in: db)
                     return applied
                 })
             guard page.hasMore, page.cursor != cursor else { return summary }
@@ -79,6 +92,7 @@ extension PluginContext {
         _ path: String,
         cursor cursorName: String,
         pageSize: Int,
+        layout: String?,
         apply: @escaping ApplyChange,
         sweep: Sweep?
     ) async throws -> PullSummary {
@@ -97,7 +111,7 @@ extension PluginContext {
             if let sweep {
                 summary.deleted += try sweep(Set(changes.filter { $0.entity != nil }.map(\.id)), db)
             }
-            if let last { try self.saveCursor(last, name: cursorName, in: db) }
+            if let last { try self.saveCursor(last, name: cursorName, layout: layout, in: db) }
             return summary
         }
     }

@@ -5,7 +5,7 @@ enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
         TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
-        conflictFields, operationCountsByAccount,
+        conflictFields, operationCountsByAccount, cursorLayouts,
     ]
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
@@ -75,6 +75,12 @@ enum KernelMigrations {
                 );
                 """
         )
+    }
+
+    /// The layout a plugin built its rows of a feed with, beside that feed's cursor
+    /// (`PluginContext.follow(_:layout:)`).
+    static let cursorLayouts = StoreMigration("kernel.v2.cursor_layouts") { db in
+        try db.execute(sql: "ALTER TABLE kernel_cursors ADD COLUMN layout TEXT")
     }
 
     static let idMappings = StoreMigration("kernel.v1.id_mappings") { db in

@@ -6,18 +6,21 @@ import SyncKernel
 /// follower.
 ///
 /// Normally incremental from the stored cursor. When the cache's layout changed
-/// (`MovieCacheVersion`), it rebuilds instead: every page from the beginning, then one
+/// (`cacheLayout`), the kernel rebuilds instead: every page from the beginning, then one
 /// transaction replaces the cache, forgets rows the server no longer has (except those
-/// with pending writes), stores the cursor and the new layout version. A rebuild that
-/// fails half way changes nothing and is tried again next time; one that succeeds is never
-/// repeated. A remote that no longer knows the cursor gets the same rebuild.
+/// with pending writes), stores the cursor and the new layout. A rebuild that fails half
+/// way changes nothing and is tried again next time; one that succeeds is never repeated.
+/// A remote that no longer knows the cursor gets the same rebuild.
 struct MoviesPull: Sendable {
     let context: PluginContext
 
+    /// The layout of the cache this build writes. Bump it with a migration that changes
+    /// what the cache holds: the next pull rebuilds the cache from the server.
+    static let cacheLayout = "2"
+
     func run() async throws -> PullSummary {
-        let rebuild = try await context.store.read { db in try MovieCacheVersion.needsRebuild(in: db) }
         let clock = context.clock
-        let summary = try await context.follow("/v1/movies/changes", fromStart: rebuild) { change, db in
+        return try await context.follow("/v1/movies/changes", layout: Self.cacheLayout) { change, db in
             try Self.apply(change, now: clock.now(), in: db)
         } sweep: { live, db in
             let working = try Outbox.entitiesWithWork(plugin: MoviesPlugin.name, in: db)
@@ -25,11 +28,8 @@ struct MoviesPull: Sendable {
                 !live.contains($0) && !working.contains($0)
             }
             for id in gone { try MovieRows.delete(id, in: db) }
-            try MovieCacheVersion.markRebuilt(in: db)
             return gone.count
         }
-        if rebuild { context.logger.debug("movies: rebuilt the cache from the server (\(summary.upserted) movies)") }
-        return summary
     }
 
     /// Stores one change; the kernel puts a row's pending writes on top again.

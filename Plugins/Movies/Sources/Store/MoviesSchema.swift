@@ -3,9 +3,8 @@ import SyncKernel
 
 /// The movies plugin's tables. Ids are never renamed; new steps are appended.
 ///
-/// A step that changes what the cache holds also calls `MovieCacheVersion.invalidate`
-/// (and bumps `MovieCacheVersion.current`), so that the next pull rebuilds the cache
-/// from the server once.
+/// A step that changes what the cache holds also bumps `MoviesPull.cacheLayout`, so that
+/// the next pull rebuilds the cache from the server once.
 enum MoviesSchema {
     static let migrations: [StoreMigration] = [movies, pending, details]
 
@@ -38,7 +37,6 @@ enum MoviesSchema {
                 CREATE INDEX movies_movies_tmdb ON movies_movies(tmdb_id);
                 """
         )
-        try MovieCacheVersion.invalidate(in: db)
     }
 
     /// Movies added offline by title, waiting to be matched on TMDB and added to the server.
@@ -71,6 +69,5 @@ enum MoviesSchema {
                 ALTER TABLE movies_movies ADD COLUMN runtime INTEGER;
                 """
         )
-        try MovieCacheVersion.invalidate(in: db)
     }
 }
