@@ -25,4 +25,21 @@ struct TimeOrderedUUIDTests {
         #expect(texts == texts.sorted())
         #expect(Set(ids).count == ids.count)
     }
+
+    @Test func lowercasedTextIsTheCanonicalFormInLowerCase() {
+        let ids =
+            [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID()]
+            + (0..<100).map { _ in UUID.timeOrdered(at: Date()) }
+        for id in ids {
+            #expect(id.lowercasedString == id.uuidString.lowercased())
+            #expect(UUID(uuidString: id.lowercasedString) == id)
+        }
+    }
+
+    @Test func manyIdsInOneMillisecondAreAllDifferentInTheirRandomBits() {
+        let date = Date(timeIntervalSince1970: 1_763_800_000)
+        let ids = (0..<10_000).map { _ in UUID.timeOrdered(at: date).lowercasedString }
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids.map { $0.suffix(12) }).count == ids.count)
+    }
 }

@@ -97,7 +97,7 @@ struct ConflictView: Encodable {
 
     init(_ report: ConflictReport, description: String?) {
         id = report.id
-        operation = report.operationID.uuidString.lowercased()
+        operation = report.operationID.lowercasedString
         plugin = report.plugin
         kind = report.kind
         entity = report.entity

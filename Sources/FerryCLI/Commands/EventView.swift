@@ -26,28 +26,28 @@ struct EventView: Encodable {
             self.event = "enqueued"
             (self.plugin, self.kind, self.entity) = (plugin, kind, entity)
             switch result {
-            case .inserted(let id): (self.result, operation) = ("inserted", id.uuidString.lowercased())
-            case .coalesced(let id): (self.result, operation) = ("coalesced", id.uuidString.lowercased())
+            case .inserted(let id): (self.result, operation) = ("inserted", id.lowercasedString)
+            case .coalesced(let id): (self.result, operation) = ("coalesced", id.lowercasedString)
             case .cancelled: self.result = "cancelled"
             }
         case .sent(let plugin, let kind, let entity, let operation):
             self.event = "sent"
             (self.plugin, self.kind, self.entity) = (plugin, kind, entity)
-            self.operation = operation.uuidString.lowercased()
+            self.operation = operation.lowercasedString
         case .retrying(let plugin, let kind, let operation, let attempts, let at, let reason):
             self.event = "retrying"
-            (self.plugin, self.kind, self.operation) = (plugin, kind, operation.uuidString.lowercased())
+            (self.plugin, self.kind, self.operation) = (plugin, kind, operation.lowercasedString)
             (self.attempts, retryAt, self.reason) = (attempts, at, reason)
         case .waitingForConnectivity(let plugin, let operation, let reason):
             self.event = "waiting_for_connectivity"
-            (self.plugin, self.operation, self.reason) = (plugin, operation.uuidString.lowercased(), reason)
+            (self.plugin, self.operation, self.reason) = (plugin, operation.lowercasedString, reason)
         case .dead(let plugin, let kind, let operation, let reason):
             self.event = "dead"
-            (self.plugin, self.kind, self.operation, self.reason) = (plugin, kind, operation.uuidString.lowercased(), reason)
+            (self.plugin, self.kind, self.operation, self.reason) = (plugin, kind, operation.lowercasedString, reason)
         case .conflict(let report):
             self.event = "conflict"
             (plugin, kind, entity) = (report.plugin, report.kind, report.entity)
-            operation = report.operationID.uuidString.lowercased()
+            operation = report.operationID.lowercasedString
             conflict = ConflictView(report, description: describeConflict(report))
         case .connectivity(let state):
             self.event = "connectivity"

@@ -104,7 +104,7 @@ struct QueueCommand: AsyncParsableCommand {
             let operation = try await QueueInspector(runtime: runtime).find(id)
             try await runtime.retry(operation)
             if global.json {
-                return try global.output.printJSON(Retried(retried: 1, operation: operation.id.uuidString.lowercased()))
+                return try global.output.printJSON(Retried(retried: 1, operation: operation.id.lowercasedString))
             }
             print("\(operation.shortID) will be sent again by the runner (`ferry run --once` sends it now)")
         }
@@ -133,7 +133,7 @@ struct QueueCommand: AsyncParsableCommand {
                 unchanged: "nothing was discarded"
             )
             try await runtime.discard(operation)
-            if global.json { return try global.output.printJSON(["discarded": operation.id.uuidString.lowercased()]) }
+            if global.json { return try global.output.printJSON(["discarded": operation.id.lowercasedString]) }
             print("discarded \(operation.shortID)")
         }
     }
@@ -151,7 +151,7 @@ struct OperationView: Encodable {
     let lastError: String?
 
     init(_ operation: QueuedOperation, why: String) {
-        id = operation.id.uuidString.lowercased()
+        id = operation.id.lowercasedString
         shortID = operation.shortID
         plugin = operation.plugin
         kind = operation.kind

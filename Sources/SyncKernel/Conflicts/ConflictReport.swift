@@ -36,7 +36,7 @@ public struct ConflictReport: Sendable, Equatable {
     /// Creates a report of `operation`'s conflict; the plugin, kind, entity and local payload
     /// come from the operation.
     public init(
-        id: String = UUID().uuidString.lowercased(),
+        id: String = UUID().lowercasedString,
         operation: QueuedOperation,
         policy: ConflictPolicy,
         status: Int,

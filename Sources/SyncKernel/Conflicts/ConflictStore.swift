@@ -13,7 +13,7 @@ public enum ConflictStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                report.id, report.operationID.uuidString.lowercased(), report.plugin, report.kind, report.entity,
+                report.id, report.operationID.lowercasedString, report.plugin, report.kind, report.entity,
                 report.policy.rawValue, report.status, report.local, report.remote,
                 report.fields.isEmpty ? nil : String(decoding: try JSONEncoder().encode(report.fields), as: UTF8.self),
                 report.reason, report.outcome,

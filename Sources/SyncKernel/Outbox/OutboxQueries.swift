@@ -3,13 +3,19 @@ import GRDB
 
 /// The outbox's SQL, each statement written for the index that serves it.
 enum OutboxQueries {
+    /// The entity's last operation. Most writes find none: asking for its sequence number
+    /// first spares them decoding a row, whose column table GRDB builds for every `SELECT *`
+    /// (a tenth of a local write's own cost).
     static func latest(plugin: String, entity: String, in db: Database) throws -> QueuedOperation? {
-        try QueuedOperation.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq DESC LIMIT 1"
-            ),
-            arguments: [plugin, entity]
-        )
+        guard
+            let sequence = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT seq FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq DESC LIMIT 1"
+                ),
+                arguments: [plugin, entity]
+            )
+        else { return nil }
+        return try operation(sequence: sequence, in: db)
     }
 
     static func hasOperations(plugin: String, entity: String, in db: Database) throws -> Bool {
@@ -38,7 +44,7 @@ enum OutboxQueries {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            id.uuidString.lowercased(), operation.plugin, operation.kind, operation.entity, operation.payload,
+            id.lowercasedString, operation.plugin, operation.kind, operation.entity, operation.payload,
             operation.base, now.timeIntervalSince1970, now.timeIntervalSince1970, state.rawValue,
             requiresUnmetered, account,
         ])
@@ -142,7 +148,8 @@ enum OutboxQueries {
     static func renewLeases(_ sequences: [Int64], owner: String, until: Date, in db: Database) throws {
         for sequence in sequences {
             try db.cachedStatement(
-                sql: "UPDATE kernel_operations SET lease_until = ? WHERE seq = ? AND lease_owner = ? AND state = 'in_flight'"
+                sql:
+                    "UPDATE kernel_operations SET lease_until = ? WHERE seq = ? AND lease_owner = ? AND state = 'in_flight'"
             ).execute(arguments: [until.timeIntervalSince1970, sequence, owner])
         }
     }
@@ -237,21 +244,24 @@ extension OutboxQueries {
                 WHERE seq = ?
                 """,
             arguments: [
-                UUID.timeOrdered(at: now).uuidString.lowercased(), payload, base, force, attempts,
+                UUID.timeOrdered(at: now).lowercasedString, payload, base, force, attempts,
                 now.timeIntervalSince1970, sequence,
             ]
         )
     }
 
     static func operation(sequence: Int64, in db: Database) throws -> QueuedOperation? {
-        try QueuedOperation.fetchOne(db, sql: "SELECT * FROM kernel_operations WHERE seq = ?", arguments: [sequence])
+        try QueuedOperation.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE seq = ?"),
+            arguments: [sequence]
+        )
     }
 
     static func operation(id: UUID, in db: Database) throws -> QueuedOperation? {
         try QueuedOperation.fetchOne(
             db,
             sql: "SELECT * FROM kernel_operations WHERE id = ?",
-            arguments: [id.uuidString.lowercased()]
+            arguments: [id.lowercasedString]
         )
     }
 }

@@ -65,7 +65,7 @@ extension FerryRuntime {
             }
             try db.execute(
                 sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
-                arguments: [operation.id.uuidString.lowercased()]
+                arguments: [operation.id.lowercasedString]
             )
             try SyncCursors.reset(plugin: operation.plugin, in: db)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// Commits the writes of concurrent callers together, in one SQLite transaction.
@@ -86,8 +87,9 @@ final class GroupCommit: Sendable {
             return
         }
         let more = writer.writeWithoutTransaction { db in
-            try? db.cachedStatement(sql: "PRAGMA busy_timeout = 0").execute()
-            defer { try? db.cachedStatement(sql: "PRAGMA busy_timeout = \(FerryStore.busyTimeoutMilliseconds)").execute() }
+            // What `PRAGMA busy_timeout` does, without running a statement twice per write.
+            sqlite3_busy_timeout(db.sqliteConnection, 0)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(FerryStore.busyTimeoutMilliseconds)) }
             return commitWaiting(db, rounds: 1, waitForLock: false)
         }
         guard more else { return }
@@ -133,17 +135,33 @@ extension GroupCommit {
     /// transaction). Writes rarely fail, so when one does the transaction is rolled back
     /// and the batch runs again, each job in a savepoint of its own.
     private func commit(_ batch: [Job], in db: Database) throws {
-        var allRan = false
-        try db.inTransaction(.immediate) {
-            allRan = batch.allSatisfy { $0.run(db) }
-            return allRan ? .commit : .rollback
-        }
+        let allRan = try Self.transaction(in: db) { batch.allSatisfy { $0.run(db) } }
         guard !allRan, batch.count > 1 else { return }
         try db.inTransaction(.immediate) {
             for job in batch {
                 try db.inSavepoint { job.run(db) ? .commit : .rollback }
             }
             return .commit
+        }
+    }
+}
+
+extension GroupCommit {
+    /// Runs `body` in an immediate transaction that commits when it returns true and rolls
+    /// back otherwise; returns what `body` returned.
+    ///
+    /// `BEGIN` and `COMMIT` are statements prepared once: GRDB's `inTransaction` parses
+    /// both again on every write, a few microseconds of a write's twenty or so.
+    static func transaction(in db: Database, _ body: () throws -> Bool) throws -> Bool {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        do {
+            let succeeded = try body()
+            try db.cachedStatement(sql: succeeded ? "COMMIT" : "ROLLBACK").execute()
+            return succeeded
+        } catch {
+            // A failed COMMIT (a full disk) may leave the transaction open.
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK").execute() }
+            throw error
         }
     }
 }

@@ -11,16 +11,17 @@ import Synchronization
 /// of milliseconds. Here the writer's connection only reports the WAL's size after each
 /// commit (SQLite's WAL hook), and this thread does the copying:
 ///
-/// - It starts once the WAL holds `minimumPages` (SQLite's own default threshold). Each
-///   time the WAL is fully copied, the next commit starts it over, and that commit pays
-///   an fsync of the WAL's header: copying after every small burst of writes would put
-///   that fsync on one write in a few.
-/// - Under a stream of writes it copies every few milliseconds: small copies keep each
-///   fsync short, and a fsync is what a concurrent commit waits behind.
-/// - The WAL starts over only when a commit finds it fully copied, which never happens
-///   under a stream of writes with no pause. The writer then checkpoints itself, as
+/// - It copies each time the WAL has grown by `minimumPages` (SQLite's own threshold)
+///   since it last did, as often as SQLite's automatic checkpoint would. Copying more
+///   often (it once copied every few milliseconds under a stream of writes) copies the
+///   same hot pages again and again: 11x the pages and a database fsync every few
+///   writes, which doubled a durable write's p50 (docs/performance.md).
+/// - Each time the WAL is fully copied, the next commit starts it over, and that commit
+///   pays an fsync of the WAL's header.
+/// - The WAL starts over only when a commit finds it fully copied, which may not happen
+///   under a stream of writes with readers. The writer then checkpoints itself, as
 ///   SQLite would, at `writerSafetyNetPages`: this bounds the WAL (about 41 MB with
-///   1 KB pages) and happens once per few thousand writes.
+///   1 KB pages).
 ///
 /// It also copies once just after the store opens. When nothing is written the thread
 /// sleeps: there is no timer.
@@ -120,6 +121,9 @@ private final class Wakeup: Sendable {
 /// Called by SQLite after each commit of the writer, with the WAL's size in pages.
 private final class WALHook: Sendable {
     let wakeup: Wakeup
+    /// The WAL's size when the checkpointer was last woken: it copies again once the WAL
+    /// has grown by `minimumPages` since, or started over.
+    private let wokenAt = Atomic<Int32>(0)
 
     init(wakeup: Wakeup) { self.wakeup = wakeup }
 
@@ -127,8 +131,16 @@ private final class WALHook: Sendable {
         if pages >= WALCheckpointer.writerSafetyNetPages {
             // What SQLite's automatic checkpoint does, at a higher threshold.
             sqlite3_wal_checkpoint(connection, name)
-        } else if pages >= WALCheckpointer.minimumPages {
+            return SQLITE_OK
+        }
+        let woken = wokenAt.load(ordering: .relaxed)
+        // A WAL smaller than when last woken has started over.
+        let base = pages < woken ? 0 : woken
+        if pages - base >= WALCheckpointer.minimumPages {
+            wokenAt.store(pages, ordering: .relaxed)
             wakeup.noteCommit()
+        } else if base != woken {
+            wokenAt.store(0, ordering: .relaxed)
         }
         return SQLITE_OK
     }

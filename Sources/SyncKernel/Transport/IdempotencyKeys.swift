@@ -12,7 +12,7 @@ final class IdempotencyKeys: Sendable {
     private let sent = Mutex(0)
 
     init(operation id: UUID) {
-        base = id.uuidString.lowercased()
+        base = id.lowercasedString
     }
 
     /// The key of the next write.

@@ -33,7 +33,7 @@ public struct FamilyClient: Sendable {
     }
 
     static func newLocalID() -> String {
-        localPrefix + UUID().uuidString.lowercased()
+        localPrefix + UUID().lowercasedString
     }
 
     /// Checks an id typed by a person before it goes into a path.

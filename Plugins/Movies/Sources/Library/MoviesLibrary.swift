@@ -155,7 +155,7 @@ public struct MoviesLibrary: Sendable {
         }
         let recommender = try Self.checkedRecommender(recommender)
         let pending = PendingMovie(
-            id: PendingMovies.prefix + UUID().uuidString.lowercased().prefix(12),
+            id: PendingMovies.prefix + UUID().lowercasedString.prefix(12),
             title: trimmed,
             year: year,
             recommender: recommender,

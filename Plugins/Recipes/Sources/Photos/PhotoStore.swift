@@ -64,7 +64,7 @@ public struct PhotoStore: Sendable {
         }
         let file = Self.fileName(id: id, kind: kind)
         let target = url(for: file)
-        let temporary = folder.appendingPathComponent(".\(file).\(UUID().uuidString.lowercased()).partial")
+        let temporary = folder.appendingPathComponent(".\(file).\(UUID().lowercasedString).partial")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: temporary)

@@ -14,7 +14,7 @@ public enum RecipeID {
 
     /// A fresh id for a recipe created here.
     public static func make() -> String {
-        UUID().uuidString.lowercased()
+        UUID().lowercasedString
     }
 
     private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
