@@ -8,7 +8,7 @@ import SyncKernelCLI
 enum RuntimeHost {
     static func run(_ command: any RuntimeCommand) async throws {
         let global = command.global
-        let configuration = try FerryConfiguration.load(path: global.configPath)
+        let (configuration, liveView) = try ConfigurationFile.load(path: global.configPath)
         ConfigurationWarnings.print(configuration)
         guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
             throw FerryError(
@@ -33,7 +33,11 @@ enum RuntimeHost {
                     let progress = runtime.events.subscribe()
                     group.addTask { await TransferProgress.draw(progress) }
                 }
-                try await command.run(in: runtime)
+                if let command = command as? any LiveViewCommand {
+                    try await command.run(in: runtime, liveView: liveView)
+                } else {
+                    try await command.run(in: runtime)
+                }
                 group.cancelAll()
             }
         } catch {

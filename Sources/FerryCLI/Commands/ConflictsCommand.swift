@@ -20,11 +20,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         @Flag(help: "Include conflicts a policy already settled.") var all = false
 
         func run(in runtime: FerryRuntime) async throws {
-            let openOnly = !all
-            let reports = try await runtime.store.read { db in try ConflictStore.list(openOnly: openOnly, in: db) }
-            let views = reports.map { report in
-                ConflictView(report, description: runtime.registry.plugin(named: report.plugin)?.describe(report))
-            }
+            let views = try await Self.conflicts(in: runtime, all: all)
             if global.json { return try global.output.printJSON(["conflicts": views]) }
             if views.isEmpty { return print(all ? "no conflicts" : "no open conflicts") }
             Output(json: false).table(
@@ -33,6 +29,15 @@ struct ConflictsCommand: AsyncParsableCommand {
                     [String($0.id.prefix(8)), $0.plugin, $0.kind, $0.entity, $0.policy, $0.outcome, $0.summary]
                 }
             )
+        }
+
+        /// The conflicts `conflicts list` shows (and the live view's `GET /api/conflicts`):
+        /// open ones, or with `all` the settled ones too.
+        static func conflicts(in runtime: FerryRuntime, all: Bool = false) async throws -> [ConflictView] {
+            let reports = try await runtime.store.read { db in try ConflictStore.list(openOnly: !all, in: db) }
+            return reports.map { report in
+                ConflictView(report, description: runtime.registry.plugin(named: report.plugin)?.describe(report))
+            }
         }
     }
 
@@ -64,17 +69,22 @@ struct ConflictsCommand: AsyncParsableCommand {
         }
 
         func run(in runtime: FerryRuntime) async throws {
-            let report = try await runtime.resolveConflict(id: id, keepLocal: keep == .local)
-            if global.json {
-                let description = runtime.registry.plugin(named: report.plugin)?.describe(report)
-                let conflict = ConflictView(report, description: description)
-                return try global.output.printJSON(Resolution(conflict: conflict, kept: keep.rawValue))
-            }
+            let resolution = try await Self.resolve(id, keep: keep, in: runtime)
+            if global.json { return try global.output.printJSON(resolution) }
+            let conflict = resolution.conflict
             print(
                 keep == .local
-                    ? "kept the local write; the runner sends \(report.plugin) \(report.kind) on \(report.entity) again"
-                    : "kept the remote state of \(report.plugin) \(report.entity); the local write was dropped"
+                    ? "kept the local write; the runner sends \(conflict.plugin) \(conflict.kind) on \(conflict.entity) again"
+                    : "kept the remote state of \(conflict.plugin) \(conflict.entity); the local write was dropped"
             )
+        }
+
+        /// Settles the conflict `id` names by keeping one side (and so does the live view's
+        /// `POST /api/conflicts/{id}/resolve`).
+        static func resolve(_ id: String, keep: Side, in runtime: FerryRuntime) async throws -> Resolution {
+            let report = try await runtime.resolveConflict(id: id, keepLocal: keep == .local)
+            let description = runtime.registry.plugin(named: report.plugin)?.describe(report)
+            return Resolution(conflict: ConflictView(report, description: description), kept: keep.rawValue)
         }
     }
 }

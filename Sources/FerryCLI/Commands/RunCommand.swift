@@ -6,7 +6,7 @@ import SyncKernel
 import SyncKernelCLI
 
 /// `ferry run`: keeps every enabled plugin in sync.
-struct RunCommand: RuntimeCommand {
+struct RunCommand: LiveViewCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
@@ -21,12 +21,21 @@ struct RunCommand: RuntimeCommand {
     @Flag(help: "Do what can be done now, then exit.")
     var once = false
 
-    func run(in runtime: FerryRuntime) async throws {
+    func run(in runtime: FerryRuntime, liveView settings: LiveViewSettings) async throws {
         // A damaged store can still answer some queries; it must not be synced from.
         try await runtime.store.checkIntegrity()
         let engine = SyncEngine(runtime: runtime)
+        let liveView = settings.liveView(of: runtime)
         if once {
-            let summary = try await SendProgress.whileRunning(runtime: runtime) { try await engine.runOnce() }
+            let pass: @Sendable () async throws -> RunSummary = {
+                try await SendProgress.whileRunning(runtime: runtime) { try await engine.runOnce() }
+            }
+            let summary: RunSummary
+            if let liveView {
+                summary = try await liveView.whileServing(logger: runtime.logger, pass)
+            } else {
+                summary = try await pass()
+            }
             let status = try await QueueInspector(runtime: runtime).status()
             if global.json {
                 try global.output.printJSON(RunReport(summary: summary, status: status))
@@ -47,7 +56,7 @@ struct RunCommand: RuntimeCommand {
         )
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: engine), .init(service: printer)],
+                services: [.init(service: engine), .init(service: printer)] + (liveView?.services ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: runtime.logger
             )

@@ -4,7 +4,7 @@ import SyncKernel
 import SyncKernelCLI
 
 /// `ferry status`: per plugin, what is waiting and why.
-struct StatusCommand: RuntimeCommand {
+struct StatusCommand: LiveViewCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict.",
@@ -13,8 +13,15 @@ struct StatusCommand: RuntimeCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func run(in runtime: FerryRuntime) async throws {
-        let status = try await QueueInspector(runtime: runtime).status()
+    /// Asks the running runner when its live view answers (`status.listen`): its
+    /// connectivity is the one it works with. Otherwise reads the store.
+    func run(in runtime: FerryRuntime, liveView: LiveViewSettings) async throws {
+        let status: QueueInspector.Status
+        if let live = await LiveStatusClient.status(liveView) {
+            status = live
+        } else {
+            status = try await QueueInspector(runtime: runtime).status()
+        }
         if global.json { return try Output(json: true).printJSON(status) }
         print("connectivity: \(status.connectivity.summary)")
         let now = runtime.clock.now()
