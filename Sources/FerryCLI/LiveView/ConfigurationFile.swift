@@ -31,7 +31,7 @@ enum ConfigurationFile {
         let settings = try LiveViewSettings(mapping[index].value, file: file)
         let others = mapping.filter { $0.key.string != "status" }
         let rest: String
-        if mapping.style == .block, let start = mapping[index].key.mark?.line {
+        if mapping.style != .flow, let start = mapping[index].key.mark?.line {
             let next = mapping.index(after: index)
             let end = next < mapping.endIndex ? mapping[next].key.mark?.line : nil
             rest = blanking(text, lines: start..<(end ?? Int.max))

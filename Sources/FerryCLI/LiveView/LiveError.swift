@@ -10,7 +10,8 @@ struct LiveError: Error {
     let report: ErrorReport
 
     init(_ status: LiveStatus, _ code: String, _ message: String) {
-        self.init(status: status, report: ErrorReport(code: code, message: message, status: .usage))
+        let exit: ExitStatus = status == .notFound ? .notFound : .usage
+        self.init(status: status, report: ErrorReport(code: code, message: message, status: exit))
     }
 
     private init(status: LiveStatus, report: ErrorReport) {
@@ -20,12 +21,18 @@ struct LiveError: Error {
 
     /// The answer to any error a handler threw: the kernel's errors keep their code and
     /// message, with the HTTP status that fits the code.
-    init(_ error: any Error) {
+    init(_ error: any Error, request: Request) {
         if let error = error as? LiveError {
             self = error
+        } else if let error = error as? HTTPError, error.status == .notFound {
+            self.init(
+                .notFound,
+                "not_found",
+                error.body
+                    ?? "the live view has no \(request.method) \(request.uri.path); docs/json.md lists its endpoints"
+            )
         } else if let error = error as? HTTPError {
-            let code = error.status == .notFound ? "not_found" : "usage"
-            self.init(error.status, code, error.body ?? (error.status.reasonPhrase.lowercased()))
+            self.init(error.status, "usage", error.body ?? error.status.reasonPhrase.lowercased())
         } else if let error = error as? FerryError, let report = ErrorReport(error) {
             self.init(status: Self.status(for: error.code), report: report)
         } else {
@@ -65,7 +72,7 @@ struct LiveErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return LiveError(error).response
+            return LiveError(error, request: request).response
         }
     }
 }

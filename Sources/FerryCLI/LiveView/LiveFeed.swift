@@ -124,13 +124,15 @@ final class LiveFeed: Service, Sendable {
         for await _ in runtime.store.changes(polling: interval, clock: runtime.clock) { refresh.yield() }
     }
 
-    /// Takes and sends a snapshot for each request; requests that pile up while one is
-    /// taken become one.
+    /// Takes a snapshot for each request and sends it when it differs from the last one
+    /// sent; requests that pile up while one is taken become one.
     private func publishSnapshots() async {
+        var last: Data?
         for await _ in refreshes {
             guard hasListeners, let snapshot = try? await snapshot(),
-                let data = try? JSONOutput.encode(snapshot, oneLine: true)
+                let data = try? JSONOutput.encode(snapshot, oneLine: true), data != last
             else { continue }
+            last = data
             broadcast(.snapshot(data))
         }
     }

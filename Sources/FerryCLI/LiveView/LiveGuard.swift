@@ -17,7 +17,7 @@ struct LiveGuard<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         if let token {
-            guard let given = Self.presentedToken(request), Self.constantTimeEqual(given, token) else {
+            guard let given = Self.presentedToken(request), TokenComparison.equal(given, token) else {
                 throw LiveError(
                     .unauthorized,
                     "unauthorized",
@@ -53,16 +53,6 @@ struct LiveGuard<Context: RequestContext>: RouterMiddleware {
         return nil
     }
 
-    /// Compares without stopping at the first difference, so the time taken tells nothing
-    /// of how much of a guess was right.
-    static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
-        let a = Array(given.utf8)
-        let b = Array(expected.utf8)
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for index in 0..<b.count { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
-        return difference == 0 && a.count == b.count
-    }
-
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let media = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -74,5 +64,19 @@ struct LiveGuard<Context: RequestContext>: RouterMiddleware {
         guard let origin = request.headers[.origin] else { return true }  // not from a browser page
         guard let host = request.head.authority else { return false }
         return origin.lowercased() == "http://\(host.lowercased())"
+    }
+}
+
+/// Compares tokens without stopping at the first difference, so the time taken tells
+/// nothing of how much of a guess was right.
+enum TokenComparison {
+    static func equal(_ given: String, _ expected: String) -> Bool {
+        let given = Array(given.utf8)
+        let expected = Array(expected.utf8)
+        var difference = given.count == expected.count ? 0 : 1
+        for index in expected.indices {
+            difference |= Int((index < given.count ? given[index] : 0) ^ expected[index])
+        }
+        return difference == 0
     }
 }
