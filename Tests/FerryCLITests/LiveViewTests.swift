@@ -55,7 +55,9 @@ struct LiveViewTests {
 
     @Test func retryOnADeadLetterThroughTheAPISendsItAgain() async throws {
         let live = try await LiveViewHarness.start()
-        live.server.setFaults(.init(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/domains"))
+        live.server.setFaults(
+            .init(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/domains/bookmarks/documents")
+        )
         try await live.put("swift")
         #expect(try await live.device.runOnce().deadLettered == 1)
         let dead = try #require(try await live.device.operations().first)
@@ -94,7 +96,9 @@ struct LiveViewTests {
 
     @Test func metricsCountSendsDeadLettersAndOperationsByState() async throws {
         let live = try await LiveViewHarness.start()
-        live.server.setFaults(.init(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/domains"))
+        live.server.setFaults(
+            .init(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/domains/bookmarks/documents")
+        )
         try await live.put("dead")
         try await live.device.runOnce()
         try await live.put("swift")
