@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ] + domainPlugins.map { .target(name: "\($0)Plugin") }
         ),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
@@ -108,7 +110,13 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer", "FerryServerTesting"]
+            dependencies: [
+                "FerryCLI", "SyncKernel", "SyncKernelTesting", "FerryServer", "FerryServerTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .executableTarget(
             name: "ferry-bench",

@@ -8,7 +8,8 @@ import SyncKernelCLI
 enum RuntimeHost {
     static func run(_ command: any RuntimeCommand) async throws {
         let global = command.global
-        let (configuration, liveView) = try ConfigurationFile.load(path: global.configPath)
+        let configuration = try FerryConfiguration.load(path: global.configPath)
+        let liveView = try LiveViewSettings(configuration)
         ConfigurationWarnings.print(configuration)
         guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
             throw FerryError(

@@ -10,7 +10,7 @@ import Testing
 @Suite("The live view's configuration")
 struct LiveViewConfigurationTests {
     static func parse(_ yaml: String) throws -> LiveViewSettings {
-        try ConfigurationFile.parse(yaml, file: "config.yaml").1
+        try LiveViewSettings(FerryConfiguration.parse(yaml, file: "config.yaml"))
     }
 
     static func message(_ yaml: String) -> String {
@@ -31,7 +31,7 @@ struct LiveViewConfigurationTests {
     }
 
     @Test func theKernelStillReadsEveryOtherKeyWithItsLineNumbers() throws {
-        let (configuration, _) = try ConfigurationFile.parse(
+        let configuration = try FerryConfiguration.parse(
             "status:\n  listen: localhost:8484\ndata_dir: elsewhere\n",
             file: "config.yaml"
         )
@@ -48,7 +48,7 @@ struct LiveViewConfigurationTests {
         ("status: {listen: \"a b:80\"}\n", "is not an address"),
         ("status: {listen: [1, 2]}\n", "status.listen should be text"),
         ("status: {listn: 127.0.0.1:1}\n", "unknown key status.listn"),
-        ("status: on\n", "status must be a mapping"),
+        ("status: on\n", "status should be a mapping"),
         ("status: {listen: \"0.0.0.0:8484\"}\n", "add status.token"),
         ("status: {listen: \"0.0.0.0:8484\", token: short}\n", "status.token has 5 characters"),
     ])

@@ -18,6 +18,27 @@ struct LiveViewSettings: Sendable, Equatable {
     /// The live view is off.
     static let off = LiveViewSettings()
 
+    init(listen: ListenAddress? = nil, token: String? = nil) {
+        self.listen = listen
+        self.token = token
+    }
+
+    /// What `status:` in `configuration` asks for, checked.
+    ///
+    /// - Throws: a `configuration` error naming the key and the fix.
+    init(_ configuration: FerryConfiguration) throws {
+        let file = configuration.file
+        let section = configuration.kernel.status
+        token = section.token.flatMap { $0.isEmpty ? nil : $0 }
+        if let text = section.listen, !text.isEmpty {
+            switch ListenAddress.parse(text) {
+            case .success(let address): listen = address
+            case .failure(let refusal): throw FerryError(.configuration, refusal.message(text, file: file))
+            }
+        }
+        try validate(file: file)
+    }
+
     /// The shortest token accepted: a guessable one would defeat its purpose.
     static let minimumTokenLength = 16
 

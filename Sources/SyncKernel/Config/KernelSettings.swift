@@ -20,6 +20,9 @@ public struct KernelSettings: Codable, Sendable {
     /// The top-level `retry:`: the default backoff of every operation. A plugin section and
     /// an operation each override the fields they set on top of it.
     public var retry: RetryOverride = .init()
+    /// `status:`: where a running runner serves its live view. The kernel only reads the
+    /// keys; the front end that serves the view (`ferry run`) checks what they mean.
+    public var status: StatusSettings = .init()
 
     /// Creates the defaults, as an empty `config.yaml` gives them.
     public init() {}
@@ -28,7 +31,7 @@ public struct KernelSettings: Codable, Sendable {
         case dataDir = "data_dir"
         case server, durability
         case logLevel = "log_level"
-        case network, sync, retry
+        case network, sync, retry, status
         case readCache = "read_cache"
     }
 
@@ -43,7 +46,19 @@ public struct KernelSettings: Codable, Sendable {
         sync = try container.decodeIfPresent(SyncSettings.self, forKey: .sync) ?? sync
         readCache = try container.decodeIfPresent(ReadCacheSettings.self, forKey: .readCache) ?? readCache
         retry = try container.decodeIfPresent(RetryOverride.self, forKey: .retry) ?? retry
+        status = try container.decodeIfPresent(StatusSettings.self, forKey: .status) ?? status
     }
+}
+
+/// `status:` in `config.yaml`: the live view of a running runner, off unless `listen` is set.
+public struct StatusSettings: Codable, Sendable, Equatable {
+    /// `HOST:PORT` to serve the view on.
+    public var listen: String?
+    /// The bearer token every request must carry; required beyond loopback.
+    public var token: String?
+
+    /// Creates the defaults: off.
+    public init() {}
 }
 
 /// `network:` in `config.yaml`.

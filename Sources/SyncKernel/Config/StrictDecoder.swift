@@ -27,7 +27,11 @@ struct StrictDecoder: Sendable {
         } catch let error as DecodingError {
             throw describe(error, in: node, at: path)
         } catch {
-            throw FerryError(.configuration, "\(file): \(ConfigKeyPath.render(path)) could not be read", underlying: error)
+            throw FerryError(
+                .configuration,
+                "\(file): \(ConfigKeyPath.render(path)) could not be read",
+                underlying: error
+            )
         }
         if let unknown = Self.firstUnknownKey(in: node, known: try KnownKeys.of(value), path: path) {
             throw FerryError(
@@ -94,7 +98,11 @@ struct StrictDecoder: Sendable {
                 ? "has a value Ferry does not know" : context.debugDescription
             return FerryError(.configuration, "\(file)\(at): \(key) \(detail)\(allowed)", underlying: error)
         @unknown default:
-            return FerryError(.configuration, "\(file): \(ConfigKeyPath.render(path)) could not be read", underlying: error)
+            return FerryError(
+                .configuration,
+                "\(file): \(ConfigKeyPath.render(path)) could not be read",
+                underlying: error
+            )
         }
     }
 
@@ -119,7 +127,9 @@ struct StrictDecoder: Sendable {
         case is Int.Type: "a whole number"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
-        case is String.Type: "text"
+        case is String.Type, is Node.Scalar.Type: "text"
+        case is Node.Mapping.Type: "a mapping (key: value)"
+        case is Node.Sequence.Type: "a list"
         default: "a \(type)"
         }
     }
