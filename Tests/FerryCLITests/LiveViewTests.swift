@@ -94,6 +94,27 @@ struct LiveViewTests {
         try await live.stop()
     }
 
+    @Test func metricsReportTheRunnersReadCacheHitRate() async throws {
+        let live = try await LiveViewHarness.start()
+        let reader = CachedReader(runtime: live.device.runtime)
+        for _ in 0..<4 {
+            _ = try await reader.read(
+                .cacheOnly,
+                key: "count",
+                cache: { CacheSnapshot(value: 1, hasPendingWrites: false) },
+                refresh: {}
+            )
+        }
+
+        let metrics = try await live.request(.GET, "/metrics")
+        let lines = Set(metrics.body.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"ferry_read_cache_reads{result="miss"} 1.0"#), "\(metrics.body)")
+        #expect(lines.contains(#"ferry_read_cache_reads{result="hit"} 3.0"#))
+        #expect(lines.contains("ferry_read_cache_hit_ratio 0.75"))
+        #expect(lines.contains("ferry_read_cache_entries 1.0"))
+        try await live.stop()
+    }
+
     @Test func metricsCountSendsDeadLettersAndOperationsByState() async throws {
         let live = try await LiveViewHarness.start()
         live.server.setFaults(

@@ -32,6 +32,7 @@ struct LiveView: Sendable {
         router.get("events") { _, _ in try await LiveEventStream.response(feed) }
         router.get("metrics") { _, _ in
             feed.metrics.update(try await QueueInspector(runtime: runtime).status())
+            feed.metrics.update(runtime.readCache.statistics)
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(

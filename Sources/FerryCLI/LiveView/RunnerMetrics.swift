@@ -103,6 +103,24 @@ final class RunnerMetrics: Sendable {
             .set(to: status.connectivity.reachable ? 1.0 : 0.0)
     }
 
+    /// Sets the read cache's gauges from `statistics`: the runner's own reads, through the
+    /// memory tier in front of SQLite.
+    func update(_ statistics: ReadCache.Statistics) {
+        for (result, count) in [("hit", statistics.hits), ("miss", statistics.misses)] {
+            registry.makeGauge(
+                name: "ferry_read_cache_reads",
+                labels: [("result", result)],
+                help: "Cached reads since the runner started, answered from memory (hit) or from SQLite (miss)."
+            ).set(to: Double(count))
+        }
+        registry.makeGauge(name: "ferry_read_cache_hit_ratio", help: "Hits over all cached reads, 0 to 1.")
+            .set(to: statistics.hitRate)
+        registry.makeGauge(name: "ferry_read_cache_entries", help: "Results held in memory now.")
+            .set(to: Double(statistics.entries))
+        registry.makeGauge(name: "ferry_read_cache_evictions", help: "Results dropped to stay within max_entries.")
+            .set(to: Double(statistics.evictions))
+    }
+
     /// The metrics in Prometheus' text format.
     func text() -> String { registry.emitToString() }
 

@@ -86,7 +86,7 @@ public struct FerryConfiguration: Sendable {
             default: kernelPairs.append((key, value))
             }
         }
-        let kernel = try decoder.decode(KernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: [])
+        let kernel = try decoder.decode(KernelSettings.self, from: SafeYAML.mapping(kernelPairs), at: [])
         try kernel.validate(file: file)
         var plugins: [String: PluginSection] = [:]
         if let pluginsNode, pluginsNode.scalar?.string.isEmpty != true {
@@ -141,11 +141,11 @@ public struct FerryConfiguration: Sendable {
                 "\(decoder.file)\(node.mark.map { ":\($0.line)" } ?? ""): plugins.\(name) must be a mapping (enabled: true, ...)"
             )
         }
-        let kernel = try decoder.decode(PluginKernelSettings.self, from: .mapping(Node.Mapping(kernelPairs)), at: path)
+        let kernel = try decoder.decode(PluginKernelSettings.self, from: SafeYAML.mapping(kernelPairs), at: path)
         try kernel.validate(at: ConfigKeyPath.render(path), file: decoder.file)
         return PluginSection(
             kernel: kernel,
-            settings: FrozenNode(node: .mapping(Node.Mapping(pluginPairs))),
+            settings: FrozenNode(node: SafeYAML.mapping(pluginPairs)),
             path: path
         )
     }
@@ -170,7 +170,10 @@ public struct FerryConfiguration: Sendable {
     private static func canonical(_ node: Node) -> Any {
         switch node {
         case .mapping(let mapping):
-            return Dictionary(mapping.map { ($0.key.string ?? "", canonical($0.value)) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(
+                mapping.map { ($0.key.string ?? "", canonical($0.value)) },
+                uniquingKeysWith: { first, _ in first }
+            )
         case .sequence(let sequence):
             return sequence.map(canonical)
         case .scalar(let scalar):
@@ -188,7 +191,7 @@ public struct FerryConfiguration: Sendable {
         let section = plugins[plugin]
         return try StrictDecoder(file: file).decode(
             Settings.self,
-            from: section?.settings.node ?? .mapping(Node.Mapping([])),
+            from: section?.settings.node ?? SafeYAML.mapping([]),
             at: section?.path ?? ["plugins", plugin]
         )
     }

@@ -35,7 +35,7 @@ public struct SafeYAML: Sendable {
         let parser: Parser
         let composed: Node?
         do {
-            parser = try Parser(yaml: text)
+            parser = try Parser(yaml: text, resolver: .basic)
             composed = try parser.singleRoot()
         } catch let error as YamlError {
             throw FerryError(
@@ -45,7 +45,7 @@ public struct SafeYAML: Sendable {
         } catch {
             throw FerryError(.configuration, "\(file) is not valid YAML")
         }
-        guard let root = composed else { return Node.mapping(Node.Mapping([])) }
+        guard let root = composed else { return Self.mapping([]) }
         var budget = maxNodes
         return try withExtendedLifetime(parser) {
             try rebuild(root, path: [], depth: 0, budget: &budget, file: file)
@@ -73,6 +73,9 @@ public struct SafeYAML: Sendable {
             if scalar.string.contains("${") {
                 scalar.string = try interpolate(scalar.string, path: path, file: file, line: node.mark?.line)
             }
+            if scalar.style == .plain, Self.booleans.contains(scalar.string) {
+                scalar.tag = Tag(.bool, .basic, .default)
+            }
             return .scalar(scalar)
         case .mapping(let mapping):
             var pairs: [(Node, Node)] = []
@@ -98,6 +101,21 @@ public struct SafeYAML: Sendable {
             )
         }
     }
+
+    /// A mapping node of `pairs`. Tags made with Yams's defaults would build its default
+    /// resolver (see `booleans`), so nodes made here say theirs.
+    static func mapping(_ pairs: [(Node, Node)]) -> Node {
+        .mapping(Node.Mapping(pairs, Tag(.implicit, .basic, .default)))
+    }
+
+    /// The plain words YAML 1.1 reads as true or false. Tags are resolved here rather than
+    /// by Yams's default resolver, whose regular expressions cost a command 2 ms of
+    /// start-up (ICU's set-up): booleans are the only values whose decoding reads the
+    /// tag; numbers and nulls are read from their text.
+    static let booleans: Set<String> = [
+        "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF",
+    ]
 
     private func interpolate(_ text: String, path: [String], file: String, line: Int?) throws -> String {
         var result = ""

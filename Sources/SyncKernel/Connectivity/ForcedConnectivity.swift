@@ -33,8 +33,11 @@ struct ForcedConnectivity: ConnectivityMonitor {
     /// The base monitor's state with the stored overrides applied; `offline` answers without
     /// asking the base monitor.
     public func current() async -> ConnectivityState {
-        let reachability = (try? await settings.value(NetworkOverride.self, for: SettingsKey.reachability)) ?? .auto
-        let metering = (try? await settings.value(NetworkOverride.self, for: SettingsKey.metering)) ?? .auto
+        let stored =
+            (try? await settings.values(NetworkOverride.self, for: [SettingsKey.reachability, SettingsKey.metering]))
+            ?? [nil, nil]
+        let reachability = stored[0] ?? .auto
+        let metering = stored[1] ?? .auto
         if reachability == .offline { return ConnectivityState(reachable: false, interface: .none, source: "forced") }
         var state = await base.current()
         if reachability == .online, !state.reachable {

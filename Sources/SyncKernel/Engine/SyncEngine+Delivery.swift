@@ -43,7 +43,9 @@ extension SyncEngine {
                 try? await Task.sleep(for: .seconds(lease / 3))
                 guard !Task.isCancelled else { return }
                 let until = clock.now().addingTimeInterval(lease)
-                try? await store.write { db in try OutboxQueries.renewLeases(sequences, owner: owner, until: until, in: db) }
+                try? await store.write { db in
+                    try OutboxQueries.renewLeases(sequences, owner: owner, until: until, in: db)
+                }
             }
         }
     }
@@ -130,9 +132,8 @@ extension SyncEngine {
             results = try await writeEvenIfCancelled { db in
                 accepted.map { operation, outcome in
                     do {
-                        try db.inSavepoint {
+                        try db.withSavepoint {
                             try Self.apply(outcome, of: operation, plugin: plugin, now: now, in: db)
-                            return .commit
                         }
                         return nil
                     } catch {
@@ -150,7 +151,9 @@ extension SyncEngine {
                 continue
             }
             if case .alreadyDone(let reason, _, _) = outcome {
-                runtime.logger.debug("\(operation.plugin) \(operation.kind) \(operation.entity): already done (\(reason))")
+                runtime.logger.debug(
+                    "\(operation.plugin) \(operation.kind) \(operation.entity): already done (\(reason))"
+                )
             }
             summary.sent += 1
             runtime.events.emit(
@@ -318,10 +321,7 @@ extension SyncEngine {
                 var reason = reason
                 if let alongside {
                     do {
-                        try db.inSavepoint {
-                            try alongside(db)
-                            return .commit
-                        }
+                        try db.withSavepoint { try alongside(db) }
                     } catch {
                         reason += " (recording what goes with it failed: \(error))"
                     }
@@ -352,7 +352,9 @@ extension SyncEngine {
             )
         case .waitForEntity(let entity, let reason):
             let parked = try await writeEvenIfCancelled { db -> Bool in
-                guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else { return false }
+                guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else {
+                    return false
+                }
                 try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, now: now, in: db)
                 return true
             }

@@ -148,7 +148,8 @@ public actor SyncEngine: Service {
         let leases = try await runtime.store.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
+                sql:
+                    "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
             )
             .map { (owner: $0["lease_owner"] as String?, until: $0["until"] as Double?) }
         }
@@ -193,8 +194,7 @@ public actor SyncEngine: Service {
         let unbatched = unbatched
         return try await runtime.store.write { db in
             let held = try String.fetchSet(
-                db,
-                sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1"
+                db.cachedStatement(sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1")
             )
             let active = names.subtracting(held)
             guard !active.isEmpty else { return [] }
@@ -222,7 +222,8 @@ public actor SyncEngine: Service {
         return try await runtime.store.read { db in
             try Double.fetchOne(
                 db,
-                sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?",
+                sql:
+                    "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?",
                 arguments: [after]
             ).map(Date.init(timeIntervalSince1970:))
         }

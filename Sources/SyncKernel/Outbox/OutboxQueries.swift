@@ -59,11 +59,10 @@ enum OutboxQueries {
     static func delete(_ sequence: Int64, in db: Database) throws {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT plugin, entity FROM kernel_operations WHERE seq = ?"),
+                db.cachedStatement(sql: "DELETE FROM kernel_operations WHERE seq = ? RETURNING plugin, entity"),
                 arguments: [sequence]
             )
         else { return }
-        try db.cachedStatement(sql: "DELETE FROM kernel_operations WHERE seq = ?").execute(arguments: [sequence])
         try promoteHead(plugin: row["plugin"], entity: row["entity"], in: db)
     }
 

@@ -61,7 +61,10 @@ public final class FerryRuntime: Sendable {
         /// Turns the configured `server` (or a plugin's `remote`) into a base URL.
         public var resolveRemote: @Sendable (String) async throws -> String = { value in
             guard value != "embedded" else {
-                throw FerryError(.configuration, "server: embedded needs a front end that starts the embedded server (the ferry command does); set server to a URL")
+                throw FerryError(
+                    .configuration,
+                    "server: embedded needs a front end that starts the embedded server (the ferry command does); set server to a URL"
+                )
             }
             return value
         }
@@ -209,8 +212,12 @@ public final class FerryRuntime: Sendable {
         let mode = configuration.kernel.network.mode
         if mode != .auto {
             // `network.mode` is the pin a store starts with; `ferry network` changes it later.
-            let key = [.metered, .unmetered].contains(mode) ? ForcedConnectivity.SettingsKey.metering : ForcedConnectivity.SettingsKey.reachability
-            if try await settings.value(NetworkOverride.self, for: key) == nil { try await settings.set(mode, for: key) }
+            let key =
+                [.metered, .unmetered].contains(mode)
+                ? ForcedConnectivity.SettingsKey.metering : ForcedConnectivity.SettingsKey.reachability
+            if try await settings.value(NetworkOverride.self, for: key) == nil {
+                try await settings.set(mode, for: key)
+            }
         }
         let runtime = FerryRuntime(
             configuration: configuration,
@@ -233,10 +240,13 @@ public final class FerryRuntime: Sendable {
     /// Operations that waited for their plugin's configuration to change go again when it
     /// has (checked as the runtime opens, so the next `ferry run` after an edit sends them).
     private func releaseConfigurationHolds() async throws {
-        let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
-        // Read first: most runtimes open with nothing held, and take no write for it.
+        // Read first: most runtimes open with nothing held, and take no write (nor compute
+        // a fingerprint) for it.
         let holds = try await store.read { db in try PluginState.configurationHolds(in: db) }
-        guard holds.contains(where: { plugin, fingerprint in current[plugin].map { $0 != fingerprint } ?? false }) else { return }
+        guard !holds.isEmpty else { return }
+        let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
+        guard holds.contains(where: { plugin, fingerprint in current[plugin].map { $0 != fingerprint } ?? false })
+        else { return }
         let now = clock.now()
         let released = try await store.write { db in
             try PluginState.releaseConfigurationHolds(current: current, now: now, in: db)

@@ -17,6 +17,12 @@ public struct SettingsStore: Sendable {
         try await store.read { db in try Self.text(for: key, in: db).flatMap(T.init(rawValue:)) }
     }
 
+    /// The values stored under `keys`, in their order, from one read.
+    public func values<T: RawRepresentable & Sendable>(_ type: T.Type, for keys: [String]) async throws -> [T?]
+    where T.RawValue == String {
+        try await store.read { db in try keys.map { try Self.text(for: $0, in: db).flatMap(T.init(rawValue:)) } }
+    }
+
     /// Stores `value` under `key` in its own transaction; nil removes the key.
     public func set<T: RawRepresentable & Sendable>(_ value: T?, for key: String) async throws
     where T.RawValue == String {

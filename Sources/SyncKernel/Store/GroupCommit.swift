@@ -137,11 +137,13 @@ extension GroupCommit {
     private func commit(_ batch: [Job], in db: Database) throws {
         let allRan = try Self.transaction(in: db) { batch.allSatisfy { $0.run(db) } }
         guard !allRan, batch.count > 1 else { return }
-        try db.inTransaction(.immediate) {
+        _ = try Self.transaction(in: db) {
             for job in batch {
-                try db.inSavepoint { job.run(db) ? .commit : .rollback }
+                do {
+                    try db.withSavepoint { if !job.run(db) { throw JobFailed() } }
+                } catch is JobFailed {}
             }
-            return .commit
+            return true
         }
     }
 }
@@ -165,6 +167,10 @@ extension GroupCommit {
         }
     }
 }
+
+/// A job whose closure threw: its savepoint is rolled back; the closure's own error
+/// reaches its caller through `Outcome`.
+private struct JobFailed: Error {}
 
 /// A caller's write and its result: run on the writer's queue, read once the transaction is over.
 private final class Outcome<T: Sendable>: Sendable {
