@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// Counts the requests the server received, per `METHOD /path/{template}`.
@@ -11,7 +12,8 @@ final class RequestStats: Sendable {
 
     private let counts = Mutex(Counts())
 
-    func record(_ key: String, batched: Bool = false) {
+    func record(method: HTTPRequest.Method, route: String, batched: Bool = false) {
+        let key = "\(method.rawValue) \(route)"
         counts.withLock { counts in
             if batched {
                 counts.batched[key, default: 0] += 1

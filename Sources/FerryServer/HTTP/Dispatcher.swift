@@ -3,58 +3,53 @@ import GRDB
 import HTTPTypes
 import Logging
 
-/// Resolves a request to its route and runs it with authentication and idempotency.
+/// Runs a route for a request: access check, idempotency, handler; turns errors into answers.
 ///
-/// Used for requests that arrive over HTTP and for each sub-request of `POST /v1/batch`,
-/// so both behave the same.
+/// ``RouteEndpoint`` calls it for every routed request, whether it came over HTTP or as a
+/// sub-request of `POST /v1/batch`, so both behave the same.
 struct Dispatcher: Sendable {
-    let router: APIRouter
     let environment: ServerEnvironment
 
-    /// The route for a method and raw path, or a 400/404/405 error.
-    func resolve(method: HTTPRequest.Method, path: String) throws(APIError) -> (Route, [String: String]) {
-        let segments = try PathSegments.split(path)
-        switch router.match(method: method, segments: segments) {
-        case .found(let route, let parameters):
-            return (route, parameters)
-        case .methodNotAllowed(let allowed):
-            let names = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
-            throw APIError(
-                .methodNotAllowed,
-                "method_not_allowed",
-                "\(method.rawValue) is not allowed here; use \(names).",
-                headers: ["Allow": names]
-            )
-        case .notFound:
-            throw APIError.notFound("not_found", "No endpoint at \(path.prefix(200)).")
-        }
-    }
-
-    /// Runs `route` for `request`: access check, idempotency, handler; never throws.
-    /// A sub-request of a batch keeps its idempotency record with the `batch`'s.
-    func execute(
-        _ route: Route,
-        _ request: APIRequest,
-        isLoopback: Bool,
-        batch: BatchIdempotency? = nil
-    ) async -> APIResponse {
+    /// Runs `route` for `request`; never throws. A sub-request is refused when its route is
+    /// not batchable or its batch's session has ended, and keeps its idempotency record
+    /// with its batch.
+    func execute(_ route: Route, _ request: APIRequest, context: FerryRequestContext) async -> APIResponse {
         var request = request
+        let batch = context.batch
         do {
+            if let batch {
+                guard route.batchable else {
+                    throw APIError.badRequest(
+                        "not_batchable",
+                        "\(route.method.rawValue) \(route.template) cannot be sent inside a batch."
+                    )
+                }
+                guard !batch.sessionEnded else { throw Sessions.refused(.revoked) }
+            }
             switch route.access {
             case .anyone:
                 break
             case .loopback:
-                try AdminGate.check(request, isLoopback: isLoopback, access: environment.configuration.admin)
+                try AdminGate.check(request, isLoopback: context.isLoopback, access: environment.configuration.admin)
             case .user:
-                // A sub-request of a batch arrives with the batch's own user.
-                if request.user == nil { request.user = try await authenticate(request) }
+                // A sub-request acts as its batch's user, authenticated once.
+                if let batch { request.user = batch.user } else { request.user = try await authenticate(request) }
             }
+            let response: APIResponse
             if let user = request.user, let key = request.header("Idempotency-Key"), Self.isMutating(request.method) {
-                return try await idempotent(route, request, user: user, key: key, batch: batch)
+                response = try await idempotent(route, request, user: user, key: key, batch: batch?.idempotency)
+            } else {
+                response = try await route.handler(request, environment)
             }
-            return try await route.handler(request, environment)
+            if route.endsSession, (200..<300).contains(response.status.code) { batch?.endSession() }
+            return response
         } catch {
-            return respond(to: error, request: request)
+            return ErrorAnswer.response(
+                for: error,
+                method: request.method,
+                path: request.path,
+                environment: environment
+            )
         }
     }
 
@@ -164,42 +159,6 @@ struct Dispatcher: Sendable {
         var response = record.response
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    }
-
-    private func respond(to error: any Error, request: APIRequest) -> APIResponse {
-        if let error = error as? APIError {
-            return .error(error)
-        }
-        if let failure = error as? TMDBFailure {
-            return .json(failure.body, status: .init(code: failure.status))
-        }
-        if let failure = error as? DatabaseError, Self.isUnavailable(failure) {
-            environment.logger.warning("The database is unavailable: \(failure.resultCode)")
-            return .error(
-                APIError(
-                    .serviceUnavailable,
-                    "database_unavailable",
-                    "The server's database is busy or unavailable; nothing was changed. Try again shortly.",
-                    headers: ["Retry-After": "1"]
-                )
-            )
-        }
-        environment.logger.error(
-            "Unexpected error",
-            metadata: ["method": "\(request.method.rawValue)", "path": "\(request.path)", "error": "\(error)"]
-        )
-        return .error(APIError(.internalServerError, "internal_error", "The server failed to handle this request."))
-    }
-
-    /// Whether `error` says the database cannot be used now (held by another process, out
-    /// of room, unreadable) rather than that the request was wrong: the transaction rolled
-    /// back, so a retry is safe.
-    static func isUnavailable(_ error: DatabaseError) -> Bool {
-        let unavailable: [ResultCode] = [
-            .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_FULL,
-            .SQLITE_CANTOPEN, .SQLITE_PROTOCOL,
-        ]
-        return unavailable.contains(error.resultCode.primaryResultCode)
     }
 
     static func isMutating(_ method: HTTPRequest.Method) -> Bool {

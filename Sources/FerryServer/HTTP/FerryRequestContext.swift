@@ -1,23 +1,46 @@
 import Hummingbird
+import Logging
 import NIOCore
 
-/// The request context: Hummingbird's core storage plus the connection, for the loopback
-/// check of `/admin` and for closing a connection when a fault asks for it.
+/// The request context: Hummingbird's core storage plus who is calling.
+///
+/// A request that arrives over HTTP knows its peer; a sub-request of `POST /v1/batch` is
+/// routed through the same router with the context of its batch instead.
 struct FerryRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    let channel: any Channel
+    /// The peer's IP address.
+    let peer: String?
+    /// Whether the peer is on the loopback interface.
+    let isLoopback: Bool
+    /// The batch this request is a sub-request of; nil for a request that came over HTTP.
+    let batch: BatchRun?
+    /// A sub-request's JSON body, parsed with its batch.
+    let parsedBody: JSON?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        channel = source.channel
+        let address = source.channel.remoteAddress?.ipAddress
+        peer = address
+        isLoopback = address.map(Self.isLoopback) ?? false
+        batch = nil
+        parsedBody = nil
     }
 
-    /// The peer's IP address.
-    var peer: String? { channel.remoteAddress?.ipAddress }
+    /// The context of one sub-request of `batch`.
+    init(subrequestOf batch: BatchRun, body: JSON?, logger: Logger) {
+        coreContext = .init(source: SubrequestSource(logger: logger))
+        peer = nil
+        isLoopback = false
+        self.batch = batch
+        parsedBody = body
+    }
 
-    /// Whether the peer is on the loopback interface.
-    var isLoopback: Bool {
-        guard let address = channel.remoteAddress?.ipAddress else { return false }
-        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    private static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
+    /// What Hummingbird's core storage is made from for a sub-request.
+    private struct SubrequestSource: RequestContextSource {
+        var logger: Logger
     }
 }

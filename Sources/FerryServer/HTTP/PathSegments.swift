@@ -1,11 +1,10 @@
 import Foundation
 
-/// Splits a request path into percent-decoded segments and rejects traversal.
+/// Checks a request path's percent-decoded segments (no traversal) and parses query strings.
 enum PathSegments {
-    /// The decoded segments of `path`, or a 400 `invalid_path` for `.`/`..`, encoded slashes,
-    /// backslashes, NUL or undecodable escapes.
-    static func split(_ path: String) throws(APIError) -> [String] {
-        var segments: [String] = []
+    /// Throws a 400 `invalid_path` for a segment that is `.`/`..` once decoded, for encoded
+    /// slashes, backslashes, NUL or undecodable escapes.
+    static func check(_ path: String) throws(APIError) {
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard let decoded = String(raw).removingPercentEncoding else {
                 throw invalid(path, "undecodable percent escape")
@@ -15,9 +14,7 @@ enum PathSegments {
             {
                 throw invalid(path, "path segments may not be '.', '..' or contain slashes, backslashes or NUL")
             }
-            segments.append(decoded)
         }
-        return segments
     }
 
     private static func invalid(_ path: String, _ reason: String) -> APIError {

@@ -4,6 +4,8 @@ import HTTPTypes
 typealias RouteHandler = @Sendable (APIRequest, ServerEnvironment) async throws -> APIResponse
 
 /// One endpoint: a method, a path template such as `/v1/movies/{id}`, its access rule and its handler.
+///
+/// `ServerRoutes` registers every route on Hummingbird's router.
 struct Route: Sendable {
     /// Who may call a route.
     enum Access: Sendable {
@@ -34,14 +36,6 @@ struct Route: Sendable {
     var endsSession: Bool
     var handler: RouteHandler
 
-    let segments: [Segment]
-
-    /// A template segment: a literal or a named parameter.
-    enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-    }
-
     init(
         _ method: HTTPRequest.Method,
         _ template: String,
@@ -58,32 +52,5 @@ struct Route: Sendable {
         self.batchable = batchable
         self.endsSession = endsSession
         self.handler = handler
-        self.segments = template.split(separator: "/", omittingEmptySubsequences: true).map { part in
-            if part.hasPrefix("{") && part.hasSuffix("}") {
-                .parameter(String(part.dropFirst().dropLast()))
-            } else {
-                .literal(String(part))
-            }
-        }
-    }
-
-    /// The decoded parameters when `pathSegments` fits this template, else nil.
-    func match(_ pathSegments: [String]) -> [String: String]? {
-        guard pathSegments.count == segments.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, actual) in zip(segments, pathSegments) {
-            switch segment {
-            case .literal(let literal):
-                guard literal == actual else { return nil }
-            case .parameter(let name):
-                parameters[name] = actual
-            }
-        }
-        return parameters
-    }
-
-    /// How specific the template is: literal segments win over parameters.
-    var literalCount: Int {
-        segments.filter { if case .literal = $0 { true } else { false } }.count
     }
 }

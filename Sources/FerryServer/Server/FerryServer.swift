@@ -19,9 +19,10 @@ public enum FerryServer {
         if configuration.seedDemo {
             try await DemoSeed.load(into: environment)
         }
-        let dispatcher = Dispatcher(router: ServerRoutes.router(), environment: environment)
+        let responder = ServerRoutes.router(environment).buildResponder()
+        environment.subrequests.install(responder)
         let supervisor = ListenerSupervisor(
-            responder: FerryResponder(dispatcher: dispatcher),
+            responder: responder,
             host: configuration.host,
             port: configuration.port,
             logger: configuration.logger

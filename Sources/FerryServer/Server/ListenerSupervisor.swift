@@ -10,7 +10,7 @@ actor ListenerSupervisor {
         var description: String
     }
 
-    private let responder: FerryResponder
+    private let responder: RouterResponder<FerryRequestContext>
     private let host: String
     private let logger: Logger
     private var serviceGroup: ServiceGroup?
@@ -20,7 +20,7 @@ actor ListenerSupervisor {
     /// Set by ``shutdown()``: the listener never comes back after it.
     private var isShutDown = false
 
-    init(responder: FerryResponder, host: String, port: Int, logger: Logger) {
+    init(responder: RouterResponder<FerryRequestContext>, host: String, port: Int, logger: Logger) {
         self.responder = responder
         self.host = host
         self.port = port

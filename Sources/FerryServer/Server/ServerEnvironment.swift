@@ -9,6 +9,8 @@ final class ServerEnvironment: Sendable {
     let stats: RequestStats
     let inFlight: IdempotencyInFlight
     let listener: ListenerControl
+    /// The router, for the sub-requests of `POST /v1/batch`.
+    let subrequests: SubrequestRouter
     let logger: Logger
     let passwords: Passwords
 
@@ -19,6 +21,7 @@ final class ServerEnvironment: Sendable {
         self.stats = RequestStats()
         self.inFlight = IdempotencyInFlight()
         self.listener = ListenerControl()
+        self.subrequests = SubrequestRouter()
         self.logger = configuration.logger
         self.passwords = Passwords(cost: configuration.passwordHashCost)
     }
