@@ -3,7 +3,12 @@ import HTTPTypes
 
 /// `POST /v1/batch`: many sub-requests in one round trip, each handled in order exactly as
 /// if sent alone (authentication from the outer request, checked once; idempotency per
-/// sub-request).
+/// sub-request), all in one transaction.
+///
+/// Each sub-request runs in a savepoint: one that fails (4xx, 5xx) is rolled back alone and
+/// keeps its answer. The effects of the others, every sub-request's idempotency record and
+/// the batch's own commit together: after a crash at any point there is either nothing of
+/// the batch, or all of it with its records.
 enum BatchRoute {
     /// The route; its sub-requests go through the server's router (`env.subrequests`).
     static let route = Route(.post, "/v1/batch", batchable: false, handler: handle)
@@ -26,34 +31,44 @@ enum BatchRoute {
         }
         let user = try request.requireUser()
         let keys = parsed.compactMap { try? $0.get().headers["idempotency-key"] }
-        let records = try await BatchIdempotency.begin(
-            keys: keys,
-            userID: user.id,
-            database: environment.database,
-            inFlight: environment.inFlight
-        )
+        let records = BatchIdempotency(claiming: keys, userID: user.id, inFlight: environment.inFlight)
+        defer { records.release() }
         let run = BatchRun(user: user, idempotency: records)
-        var responses: [APIResponse] = []
-        for result in parsed {
-            switch result {
-            case .success(let subrequest):
-                let context = FerryRequestContext(
-                    subrequestOf: run,
-                    body: subrequest.json,
-                    logger: environment.logger
-                )
-                let response = try await environment.subrequests.respond(to: subrequest.request, context: context)
-                responses.append(try await APIResponse(response))
-            case .failure(let error):
-                responses.append(.error(error))
+        let database = environment.database
+        let now = environment.now
+        return try await database.transaction {
+            try await records.load(from: database)
+            var responses: [APIResponse] = []
+            for result in parsed {
+                switch result {
+                case .success(let subrequest):
+                    let context = FerryRequestContext(
+                        subrequestOf: run,
+                        body: subrequest.json,
+                        logger: environment.logger
+                    )
+                    // A sub-request that fails leaves nothing behind but its answer.
+                    let response = try await database.savepoint(
+                        {
+                            try await APIResponse(
+                                environment.subrequests.respond(to: subrequest.request, context: context)
+                            )
+                        },
+                        keep: { $0.status.code < 400 }
+                    )
+                    responses.append(response)
+                case .failure(let error):
+                    responses.append(.error(error))
+                }
             }
+            let answer = APIResponse(
+                status: .ok,
+                headers: ["Content-Type": "application/json; charset=utf-8"],
+                body: encodedAnswers(responses)
+            )
+            // The sub-requests' records, and the batch's own under its key, commit with their effects.
+            return try await database.commit(now: now, { db in try records.save(db, now: now) }, answer: { answer })
         }
-        try await records.finish(database: environment.database, inFlight: environment.inFlight, now: environment.now)
-        return APIResponse(
-            status: .ok,
-            headers: ["Content-Type": "application/json; charset=utf-8"],
-            body: encodedAnswers(responses)
-        )
     }
 
     /// `{"responses": [{"status", "headers", "body"}, ...]}`. A JSON body is copied in as

@@ -39,7 +39,9 @@ struct Dispatcher: Sendable {
             if let user = request.user, let key = request.header("Idempotency-Key"), Self.isMutating(request.method) {
                 response = try await idempotent(route, request, user: user, key: key, batch: batch?.idempotency)
             } else {
-                response = try await route.handler(request, environment)
+                response = try await IdempotentRequest.$current.withValue(nil) {
+                    try await route.handler(request, environment)
+                }
             }
             if route.endsSession, (200..<300).contains(response.status.code) { batch?.endSession() }
             return response
@@ -94,16 +96,17 @@ struct Dispatcher: Sendable {
             "A request with this Idempotency-Key is still being processed.",
             headers: ["Retry-After": "1"]
         )
-        let idempotent = IdempotentRequest(userID: user.id, key: key, fingerprint: fingerprint)
         if let batch {
-            // The batch holds its keys' claims and has read their records.
+            // The batch holds its keys' claims and has read their records; it saves the
+            // answer in its transaction.
             guard !batch.isBusy(key) else { throw inFlight }
-            let response = try await respond(route, request, idempotent: idempotent)
+            let response = try await respond(route, request, idempotent: nil)
             if response.status.code < 500 {
-                batch.remember(key: key, fingerprint: fingerprint, response: response, saved: idempotent.isRecorded)
+                batch.remember(key: key, fingerprint: fingerprint, response: response)
             }
             return response
         }
+        let idempotent = IdempotentRequest(userID: user.id, key: key, fingerprint: fingerprint)
         let claim = BatchIdempotency.claim(user.id, key)
         guard environment.inFlight.claim(claim) else { throw inFlight }
         defer { environment.inFlight.release(claim) }
@@ -136,7 +139,7 @@ struct Dispatcher: Sendable {
     private func respond(
         _ route: Route,
         _ request: APIRequest,
-        idempotent: IdempotentRequest
+        idempotent: IdempotentRequest?
     ) async throws -> APIResponse {
         do {
             return try await IdempotentRequest.$current.withValue(idempotent) {
