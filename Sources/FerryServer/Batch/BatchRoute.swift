@@ -30,6 +30,7 @@ enum BatchRoute {
             Result { () throws(APIError) in try Subrequest(item, index: index, outer: request) }
         }
         let user = try request.requireUser()
+        environment.metrics.batch(size: items.count)
         let keys = parsed.compactMap { try? $0.get().headers["idempotency-key"] }
         let records = BatchIdempotency(claiming: keys, userID: user.id, inFlight: environment.inFlight)
         defer { records.release() }

@@ -1,5 +1,5 @@
 /// Which faults the server injects, set at start (``FerryServerConfiguration/faults``) or at run
-/// time through `PUT /admin/faults`. Faults never apply to `/admin`.
+/// time through `PUT /admin/faults`. Faults never apply to `/admin` or `/metrics`.
 ///
 /// Rates are probabilities in 0...1 drawn from a generator seeded with ``seed``, so a run is
 /// reproducible. ``failNext`` is deterministic: the next `count` matching requests get `kind`.

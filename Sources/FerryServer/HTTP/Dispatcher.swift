@@ -159,6 +159,7 @@ struct Dispatcher: Sendable {
                 details: ["idempotency_key": .string(key)]
             )
         }
+        environment.metrics.idempotentReplay()
         var response = record.response
         response.headers["Idempotent-Replayed"] = "true"
         return response

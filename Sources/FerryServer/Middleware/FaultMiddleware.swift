@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 
 /// Injects the faults of ``FaultInjector`` into requests that came over HTTP (never into
-/// `/admin`, and once per batch, not per sub-request): latency, an error answer instead of
+/// `/admin` or `/metrics`, and once per batch, not per sub-request): latency, an error answer instead of
 /// the route's, or a damaged response after the route has run.
 struct FaultMiddleware: RouterMiddleware {
     let faults: FaultInjector
@@ -16,7 +16,9 @@ struct FaultMiddleware: RouterMiddleware {
         next: (Request, FerryRequestContext) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard context.batch == nil, !path.hasPrefix("/admin") else { return try await next(request, context) }
+        guard context.batch == nil, !path.hasPrefix("/admin"), path != "/metrics" else {
+            return try await next(request, context)
+        }
         let (latency, decision) = faults.decide(path: path)
         if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
         switch decision {

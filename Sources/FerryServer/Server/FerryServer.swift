@@ -11,11 +11,13 @@ import ServiceLifecycle
 public enum FerryServer {
     /// Starts the server and returns once it accepts connections.
     public static func start(_ configuration: FerryServerConfiguration) async throws -> RunningFerryServer {
+        let metrics = ServerMetrics()
         let database = try ServerDatabase(
             dataDirectory: configuration.dataDirectory,
-            busyTimeout: configuration.databaseBusyTimeout
+            busyTimeout: configuration.databaseBusyTimeout,
+            metrics: metrics
         )
-        let environment = ServerEnvironment(configuration: configuration, database: database)
+        let environment = ServerEnvironment(configuration: configuration, database: database, metrics: metrics)
         if configuration.seedDemo {
             try await DemoSeed.load(into: environment)
         }

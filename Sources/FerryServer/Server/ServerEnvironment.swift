@@ -13,8 +13,9 @@ final class ServerEnvironment: Sendable {
     let subrequests: SubrequestRouter
     let logger: Logger
     let passwords: Passwords
+    let metrics: ServerMetrics
 
-    init(configuration: FerryServerConfiguration, database: ServerDatabase) {
+    init(configuration: FerryServerConfiguration, database: ServerDatabase, metrics: ServerMetrics) {
         self.configuration = configuration
         self.database = database
         self.faults = FaultInjector(configuration.faults)
@@ -24,6 +25,7 @@ final class ServerEnvironment: Sendable {
         self.subrequests = SubrequestRouter()
         self.logger = configuration.logger
         self.passwords = Passwords(cost: configuration.passwordHashCost)
+        self.metrics = metrics
     }
 
     /// The current time from the configured clock.

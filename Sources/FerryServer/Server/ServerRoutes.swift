@@ -8,18 +8,19 @@ enum ServerRoutes {
         [Route(.get, "/v1/health", access: .anyone) { _, _ in .json(["status": "ok"]) }]
             + AuthRoutes.routes + AdminRoutes.routes + RecipeRoutes.routes + SavedRecipeRoutes.routes
             + MovieRoutes.routes + People.routes + TMDBRoutes.routes + GroupRoutes.routes + RoundRoutes.routes
-            + VotingRoutes.routes + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route]
+            + VotingRoutes.routes + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route, MetricsRoute.route]
     }
 
     /// The methods a path can be asked for; one a path does not answer is a `405`.
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
 
-    /// The router: log, statistics, faults, error shape and path check around every request,
+    /// The router: log, metrics, statistics, faults, error shape and path check around every request,
     /// the body cap of its kind around each route; `HEAD` beside every `GET`, and a `405`
     /// with `Allow` for every other method on a routed path.
     static func router(_ environment: ServerEnvironment) -> Router<FerryRequestContext> {
         let router = Router(context: FerryRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: environment.logger))
+        router.add(middleware: MetricsMiddleware(metrics: environment.metrics))
         router.add(middleware: StatsMiddleware(stats: environment.stats))
         router.add(middleware: FaultMiddleware(faults: environment.faults))
         router.add(middleware: ErrorMiddleware(environment: environment))

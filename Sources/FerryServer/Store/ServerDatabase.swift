@@ -12,9 +12,11 @@ import GRDB
 struct ServerDatabase: Sendable {
     private let writer: DatabaseQueue
     private let gate = AccessGate()
+    private let metrics: ServerMetrics?
 
     /// Opens (creating if needed) and migrates the database.
-    init(dataDirectory: String?, busyTimeout: TimeInterval = 10) throws {
+    init(dataDirectory: String?, busyTimeout: TimeInterval = 10, metrics: ServerMetrics? = nil) throws {
+        self.metrics = metrics
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Several processes may serve one data folder (two `ferry` commands with an embedded server).
@@ -42,7 +44,7 @@ struct ServerDatabase: Sendable {
         if isInBatch { return try onHeldConnection(block) }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.read(block)
+        return try await timed { try await writer.read(block) }
     }
 
     /// Runs `block` in one write transaction (a savepoint of the batch's transaction,
@@ -60,7 +62,7 @@ struct ServerDatabase: Sendable {
         }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.write(block)
+        return try await timed { try await writer.write(block) }
     }
 
     /// Runs `body` in one transaction that every read and write of its task joins; it
@@ -108,7 +110,16 @@ extension ServerDatabase {
     /// inside the batch's transaction, so there is no queue to wait in, and the batch's
     /// statements run without a hop to another thread.
     private func onHeldConnection<T>(_ block: (Database) throws -> T) throws -> T {
-        try writer.writeWithoutTransaction(block)
+        let started = ContinuousClock.now
+        defer { metrics?.database(ContinuousClock.now - started) }
+        return try writer.writeWithoutTransaction(block)
+    }
+
+    /// Runs `access`, counting its time for `/metrics`.
+    private func timed<T>(_ access: () async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { metrics?.database(ContinuousClock.now - started) }
+        return try await access()
     }
 
     /// Whether the current task runs inside this database's open batch transaction.
