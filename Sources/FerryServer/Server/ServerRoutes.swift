@@ -11,8 +11,11 @@ enum ServerRoutes {
             + VotingRoutes.routes + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route, MetricsRoute.route]
     }
 
-    /// The methods a path can be asked for; one a path does not answer is a `405`.
-    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
+    /// The methods a path can be asked for; one a path does not answer is a `405` (another
+    /// method, unknown to the router, is a `404`).
+    static let methods: [HTTPRequest.Method] = [
+        .get, .head, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!,
+    ]
 
     /// The router: log, metrics, statistics, faults, error shape and path check around every request,
     /// the body cap of its kind around each route; `HEAD` beside every `GET`, and a `405`
