@@ -88,46 +88,28 @@ extension HTTPExecutor {
 /// times their size) while files are asked for uncompressed. `shutdown()` closes it; an
 /// executor dropped without it closes its client in the background.
 public final class AsyncHTTPExecutor: HTTPExecutor {
-    private struct State {
-        var client: HTTPClient?
-        var closed = false
-    }
+    private let client: HTTPClient
+    private let closed = Mutex(false)
 
-    private let state = Mutex(State())
-
-    /// Creates the executor; its client, and the process's shared event loops with their
-    /// threads, start with the first request. A command that never reaches the network
-    /// (an offline write) pays for neither: a millisecond or two of its start-up.
-    public init() {}
-
-    /// The client, created on first use; after `shutdown`, the error a closed client gives.
-    private func client() throws -> HTTPClient {
-        try state.withLock { state in
-            if state.closed { throw HTTPClientError.alreadyShutdown }
-            if let client = state.client { return client }
-            var configuration = HTTPClient.Configuration()
-            configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.timeout.connect = .seconds(10)
-            configuration.timeout.read = .seconds(30)
-            configuration.decompression = .enabled(limit: .ratio(20))
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            state.client = client
-            return client
-        }
+    /// Creates the executor and its client, on the process's shared event loops; nothing
+    /// connects until the first request.
+    public init() {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        configuration.timeout.read = .seconds(30)
+        configuration.decompression = .enabled(limit: .ratio(20))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Closes the client once the requests in flight are done; a second call does nothing.
     public func shutdown() async throws {
-        let client = state.withLock { state -> HTTPClient? in
-            defer { state.closed = true }
-            return state.closed ? nil : state.client
-        }
-        try await client?.shutdown()
+        guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+        try await client.shutdown()
     }
 
     deinit {
-        let client = state.withLock { $0.closed ? nil : $0.client }
-        client?.shutdown { _ in }
+        if !closed.withLock({ $0 }) { client.shutdown { _ in } }
     }
 
     /// Sends `request` and reads its whole answer, decompressed, whatever its status.
@@ -145,7 +127,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     public func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
         do {
             let deadline = NIODeadline.now() + Self.deadline(request)
-            let response = try await client().execute(Self.outgoing(request), deadline: deadline)
+            let response = try await client.execute(Self.outgoing(request), deadline: deadline)
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
                 throw AnswerTooLarge(limit: maxBodyBytes)
             }
@@ -165,9 +147,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         } catch let error as AnswerTooLarge {
             throw error
         } catch {
-            throw TransportFailure(
-                reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
-            )
+            throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
         }
     }
 
@@ -192,13 +172,11 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
         let response: HTTPClientResponse
         do {
-            response = try await client().execute(outgoing, timeout: Self.deadline(request))
+            response = try await client.execute(outgoing, timeout: Self.deadline(request))
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw TransportFailure(
-                reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
-            )
+            throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
         }
         try await head(Int(response.status.code), Self.headers(response.headers))
         var iterator = response.body.makeAsyncIterator()
@@ -209,9 +187,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
             } catch let error as CancellationError {
                 throw error
             } catch {
-                throw TransportFailure(
-                    reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
-                )
+                throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
             }
             guard let next else { return }
             try await body(Data(next.readableBytesView))
