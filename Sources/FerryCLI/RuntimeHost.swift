@@ -17,7 +17,7 @@ enum RuntimeHost {
                 "\(configuration.file): log_level \(configuration.kernel.logLevel) is not a level; use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        bootstrapLogging(level: global.verbose ? .debug : configured)
+        bootstrapLogging(level: global.verbose ? .debug : configured, format: global.logFormat)
         let remotes = RemoteHost(configuration: configuration)
         var options = FerryRuntime.Options()
         options.logger = Logger(label: "ferry")
@@ -54,7 +54,7 @@ enum RuntimeHost {
         await remotes.stop()
     }
 
-    static func bootstrapLogging(level: Logger.Level) {
-        LoggingSystem.bootstrap { PlainLogHandler.handler(label: $0, level: level) }
+    static func bootstrapLogging(level: Logger.Level, format: LogFormat) {
+        LoggingSystem.bootstrap { format.handler(label: $0, level: level) }
     }
 }

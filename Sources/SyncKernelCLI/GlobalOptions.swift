@@ -17,6 +17,15 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Log what the kernel does.")
     public var verbose = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How log lines on standard error are written: text, or json (one object per line, docs/json.md).",
+            valueName: "format"
+        )
+    )
+    public var logFormat: LogFormat = .text
+
     public init() {}
 
     /// The configuration path this invocation uses.

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// The options every command takes (`--json`, `--config PATH`, `--verbose`), accepted
+/// The options every command takes (`--json`, `--config PATH`, `--verbose`,
+/// `--log-format FORMAT`), accepted
 /// before the subcommand too: `ferry --json status` is `ferry status --json`.
 public enum LeadingOptions {
     /// `arguments` (without the executable) with the global options given before the
@@ -15,10 +16,12 @@ public enum LeadingOptions {
         var leading: [String] = []
         var rest = arguments[...]
         while let first = rest.first {
-            if first == "--json" || first == "--verbose" || first.hasPrefix("--config=") {
+            if first == "--json" || first == "--verbose" || first.hasPrefix("--config=")
+                || first.hasPrefix("--log-format=")
+            {
                 leading.append(first)
                 rest.removeFirst()
-            } else if first == "--config", rest.count >= 2 {
+            } else if first == "--config" || first == "--log-format", rest.count >= 2 {
                 leading += rest.prefix(2)
                 rest.removeFirst(2)
             } else {

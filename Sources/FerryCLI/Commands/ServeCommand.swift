@@ -11,7 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
         discussion: Examples.discussion(
             "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) is off unless --admin-token or --admin-loopback turns it on.",
-            examples: ["ferry serve --seed-demo", "ferry serve --port 8080 --data server-data --seed-demo --admin-loopback"]
+            examples: [
+                "ferry serve --seed-demo", "ferry serve --port 8080 --data server-data --seed-demo --admin-loopback",
+            ]
         )
     )
 
@@ -22,7 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         transform: ServeCommand.port
     ) var port = 8080
     @Option(
-        help: ArgumentHelp("The folder for the server's database and files; in memory when left out.", valueName: "folder"),
+        help: ArgumentHelp(
+            "The folder for the server's database and files; in memory when left out.",
+            valueName: "folder"
+        ),
         completion: .directory
     ) var data: String?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
@@ -37,10 +42,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Turn /admin on for callers on this machine (loopback), for demos and fault injection.")
     var adminLoopback = false
 
+    @Option(
+        help: ArgumentHelp(
+            "How log lines on standard error are written: text, or json (one object per line, docs/json.md).",
+            valueName: "format"
+        )
+    )
+    var logFormat: LogFormat = .text
+
     func run() async throws {
+        let level: Logger.Level = verbose ? .debug : .info
+        let format = logFormat
         LoggingSystem.bootstrap { label in
+            guard format == .text else { return format.handler(label: label, level: level) }
+            // The server's request log keeps its timestamped lines at `info`.
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .info
+            handler.logLevel = level
             return handler
         }
         var configuration = FerryServerConfiguration(

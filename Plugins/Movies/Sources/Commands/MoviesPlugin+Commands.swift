@@ -2,5 +2,5 @@ import ArgumentParser
 import SyncKernelCLI
 
 extension MoviesPlugin: PluginCommands {
-    public static let commands: [any ParsableCommand.Type] = [MoviesCommand.self, PeopleCommand.self]
+    public static let commands: [any ParsableCommand.Type] = [MoviesCommand.self]
 }
