@@ -28,19 +28,29 @@ enum DemoAudio {
         ("alb_demo_3", "Quiet Tones", "art_demo_2", "Low Pass", 2022, 262),
     ]
 
-    /// Generates the track files (a few MB at the default 6 s per track).
     /// The demo tracks of `seconds` each, generated once per process (a few MB of tones
     /// and their checksums are worth not recomputing for every server a process starts).
-    static func files(seconds: Double) -> [File] {
-        generated.withLock { cache in
-            if let files = cache[seconds] { return files }
-            let files = generate(seconds: seconds)
-            cache[seconds] = files
-            return files
+    ///
+    /// They are generated on a thread of their own, and servers starting meanwhile wait for
+    /// that one generation without holding a thread: generated on Swift's cooperative
+    /// threads, behind a lock, three servers starting at once in a debug build held both
+    /// threads of a two-core machine for seconds, and everything else in the process
+    /// waited.
+    static func files(seconds: Double) async -> [File] {
+        let generation = generations.withLock { generations in
+            if let running = generations[seconds] { return running }
+            let running = Task<[File], Never> {
+                await withCheckedContinuation { continuation in
+                    Thread.detachNewThread { continuation.resume(returning: generate(seconds: seconds)) }
+                }
+            }
+            generations[seconds] = running
+            return running
         }
+        return await generation.value
     }
 
-    private static let generated = Mutex<[Double: [File]]>([:])
+    private static let generations = Mutex<[Double: Task<[File], Never>]>([:])
 
     /// The deluxe edition of album 1: its three files under other track ids, and a bonus.
     static let deluxe = (id: "alb_demo_1_deluxe", title: "Sine Waves (Deluxe)", year: 2024, bonus: "demo-a1d-t4.wav")
@@ -106,7 +116,8 @@ enum DemoAudio {
                 now: now
             )
         }
-        func put(_ id: String, _ title: String, artist: (id: String, name: String), year: Int, _ tracks: [JSON]) throws {
+        func put(_ id: String, _ title: String, artist: (id: String, name: String), year: Int, _ tracks: [JSON]) throws
+        {
             let bytes = tracks.reduce(0) { total, track in
                 if case .object(let fields) = track, case .int(let size) = fields["byte_size"] { return total + size }
                 return total
@@ -125,7 +136,13 @@ enum DemoAudio {
         }
         for album in albums {
             let tracks = files.filter { $0.albumID == album.id }
-            try put(album.id, album.title, artist: (album.artistID, album.artist), year: album.year, tracks.map { track($0) })
+            try put(
+                album.id,
+                album.title,
+                artist: (album.artistID, album.artist),
+                year: album.year,
+                tracks.map { track($0) }
+            )
         }
         let first = files.filter { $0.albumID == albums[0].id }
         let bonus = files.filter { $0.albumID == deluxe.id }

@@ -11,7 +11,7 @@ enum DemoSeed {
     static func load(into environment: ServerEnvironment) async throws {
         let configuration = environment.configuration
         let now = environment.now
-        let audio = DemoAudio.files(seconds: configuration.demoTrackSeconds)
+        let audio = await DemoAudio.files(seconds: configuration.demoTrackSeconds)
         try await environment.database.write { db in
             guard try Users.find(db, id: "u_demo") == nil else { return }
             let cost = configuration.passwordHashCost
