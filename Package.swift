@@ -55,7 +55,7 @@ let package = Package(
             name: "SyncKernelCLI",
             dependencies: ["SyncKernel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "SyncKernelTesting", dependencies: ["SyncKernel"]),
+        .target(name: "SyncKernelTesting", dependencies: ["SyncKernel", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "FerryServer",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SyncKernel
 
 /// Builds runtimes for tests: an in-memory store, a test clock, manual connectivity.
@@ -51,6 +52,33 @@ public struct TestRuntime: Sendable {
         var summaries: [String: PullSummary] = [:]
         for name in runtime.registry.names { summaries[name] = try await runtime.pull(name) }
         return summaries
+    }
+
+    /// Makes `plugin`'s changes-feed cursors look as if an older build had stored them with
+    /// `layout`: the store a plugin finds after an update that changed its cache's layout
+    /// (`PluginContext.follow(_:cursor:pageSize:layout:apply:sweep:)`).
+    public func storeCursors(ofOlderLayout layout: String, plugin: String) async throws {
+        try await runtime.store.write { db in
+            try db.execute(
+                sql: "UPDATE kernel_cursors SET layout = ? WHERE plugin = ?",
+                arguments: [layout, plugin]
+            )
+        }
+    }
+
+    /// The layouts `plugin`'s changes-feed cursors were stored with, by cursor name.
+    public func cursorLayouts(plugin: String) async throws -> [String: String?] {
+        try await runtime.store.read { db in
+            var layouts: [String: String?] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT name, layout FROM kernel_cursors WHERE plugin = ?",
+                arguments: [plugin]
+            ) {
+                layouts[row["name"]] = .some(row["layout"])
+            }
+            return layouts
+        }
     }
 
     /// Every operation in the outbox, oldest first.

@@ -65,14 +65,12 @@ struct LocalFirstReadTests {
         try await harness.test.runOnce()
         // An older build's cache: an older layout with the feed's cursor, and a row the
         // server no longer has.
-        try await store.write { db in
-            try db.execute(sql: "UPDATE kernel_cursors SET layout = '0' WHERE plugin = 'movies'")
-            try Self.insertStale("m_stale_1", in: db)
-        }
+        try await harness.test.storeCursors(ofOlderLayout: "0", plugin: "movies")
+        try await store.write { db in try Self.insertStale("m_stale_1", in: db) }
         try await harness.test.runOnce()
         #expect(try await harness.library().movie("m_stale_1") == nil)
         #expect(try await harness.library().movies().count == 4)
-        #expect(try await store.read { db in try String.fetchOne(db, sql: "SELECT layout FROM kernel_cursors WHERE plugin = 'movies'") } == "2")
+        #expect(try await harness.test.cursorLayouts(plugin: "movies") == ["default": "2"])
 
         // Once only: a later pass is incremental and leaves local rows it has no news of.
         try await store.write { db in try Self.insertStale("m_stale_2", in: db) }

@@ -1,3 +1,4 @@
+import FerryServer
 import Foundation
 import RecipesPlugin
 import SyncKernel
@@ -59,11 +60,15 @@ struct ToggleCoalescingTests {
             let book = try bed.book
             try await book.refresh()
             try await book.save("demo-pancakes")
-            // A save that was handed to the transport cannot be taken back: the unsave follows it.
-            try await bed.runtime.store.write { db in try db.execute(sql: "UPDATE kernel_operations SET dispatched = 1")
-            }
+            // A save that was handed to the transport cannot be taken back, even when its answer
+            // was an error the kernel retries: the unsave follows it.
+            server.server.setFaults(
+                FaultSettings(failNext: .init(kind: .internalError, count: 1), pathPrefix: "/v1/saved-recipes/")
+            )
+            #expect(try await bed.test.runOnce().retried == 1)
             try await book.unsave("demo-pancakes")
             #expect(try await bed.queue() == ["save:demo-pancakes", "unsave:demo-pancakes"])
+            bed.test.clock.advance(by: 3600)
             #expect(try await bed.test.runOnce().sent == 2)
             #expect(try await server.savedIDs(token: token) == ["demo-shakshuka", "demo-dal"])
         }

@@ -4,9 +4,9 @@ import SyncKernel
 
 extension RecipesPlugin {
     /// `PUT /v1/recipes/{id}` create-only (a 409 means the recipe already exists: the
-    /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. A resend after a
-    /// crash carries the same idempotency keys (the kernel's: the operation's id, then
-    /// `<id>.2` for the photo), so neither part happens twice.
+    /// conflict policy adopts it), then `PUT /v1/recipes/{id}/photo`. The kernel keys each
+    /// request of an operation for the remote, the same way on a resend after a crash, so
+    /// neither part happens twice.
     func upload(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(UploadPayload.self)
         var headers = [("Content-Type", "application/json")]
