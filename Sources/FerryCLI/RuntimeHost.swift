@@ -9,7 +9,8 @@ enum RuntimeHost {
     static func run(_ command: any RuntimeCommand) async throws {
         let global = command.global
         let configuration = try FerryConfiguration.load(path: global.configPath)
-        let liveView = try LiveViewSettings(configuration)
+        // `status:` is checked here, so that every command refuses a wrong one.
+        _ = try LiveViewSettings(configuration)
         ConfigurationWarnings.print(configuration)
         guard let configured = Logger.Level(rawValue: configuration.kernel.logLevel) else {
             throw FerryError(
@@ -34,11 +35,7 @@ enum RuntimeHost {
                     let progress = runtime.events.subscribe()
                     group.addTask { await TransferProgress.draw(progress) }
                 }
-                if let command = command as? any LiveViewCommand {
-                    try await command.run(in: runtime, liveView: liveView)
-                } else {
-                    try await command.run(in: runtime)
-                }
+                try await command.run(in: runtime)
                 group.cancelAll()
             }
         } catch {

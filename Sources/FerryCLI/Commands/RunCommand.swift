@@ -6,7 +6,7 @@ import SyncKernel
 import SyncKernelCLI
 
 /// `ferry run`: keeps every enabled plugin in sync.
-struct RunCommand: LiveViewCommand {
+struct RunCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
@@ -21,11 +21,11 @@ struct RunCommand: LiveViewCommand {
     @Flag(help: "Do what can be done now, then exit.")
     var once = false
 
-    func run(in runtime: FerryRuntime, liveView settings: LiveViewSettings) async throws {
+    func run(in runtime: FerryRuntime) async throws {
         // A damaged store can still answer some queries; it must not be synced from.
         try await runtime.store.checkIntegrity()
         let engine = SyncEngine(runtime: runtime)
-        let liveView = settings.liveView(of: runtime)
+        let liveView = try LiveViewSettings(runtime.configuration).liveView(of: runtime)
         if once {
             let pass: @Sendable () async throws -> RunSummary = {
                 try await SendProgress.whileRunning(runtime: runtime) { try await engine.runOnce() }

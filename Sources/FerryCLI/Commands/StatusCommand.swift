@@ -4,7 +4,7 @@ import SyncKernel
 import SyncKernelCLI
 
 /// `ferry status`: per plugin, what is waiting and why.
-struct StatusCommand: LiveViewCommand {
+struct StatusCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show connectivity and, per plugin, what is pending, waiting, dead or in conflict.",
@@ -15,9 +15,9 @@ struct StatusCommand: LiveViewCommand {
 
     /// Asks the running runner when its live view answers (`status.listen`): its
     /// connectivity is the one it works with. Otherwise reads the store.
-    func run(in runtime: FerryRuntime, liveView: LiveViewSettings) async throws {
+    func run(in runtime: FerryRuntime) async throws {
         let status: QueueInspector.Status
-        if let live = await LiveStatusClient.status(liveView) {
+        if let live = await LiveStatusClient.status(try LiveViewSettings(runtime.configuration)) {
             status = live
         } else {
             status = try await QueueInspector(runtime: runtime).status()
