@@ -10,7 +10,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
         discussion: Examples.discussion(
-            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) is off unless --admin-token or --admin-loopback turns it on.",
+            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) and /metrics (Prometheus) are off unless --admin-token or --admin-loopback turns them on.",
             examples: [
                 "ferry serve --seed-demo", "ferry serve --port 8080 --data server-data --seed-demo --admin-loopback",
             ]
@@ -35,11 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("admin-token"),
         help: ArgumentHelp(
-            "Turn /admin on for callers with 'Authorization: Bearer <token>' (also $FERRY_ADMIN_TOKEN).",
+            "Turn /admin and /metrics on for callers with 'Authorization: Bearer <token>' (also $FERRY_ADMIN_TOKEN).",
             valueName: "token"
         )
     ) var adminToken: String?
-    @Flag(help: "Turn /admin on for callers on this machine (loopback), for demos and fault injection.")
+    @Flag(help: "Turn /admin and /metrics on for callers on this machine (loopback), for demos and fault injection.")
     var adminLoopback = false
 
     @Option(
