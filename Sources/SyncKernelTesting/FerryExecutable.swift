@@ -19,14 +19,19 @@ public struct FerryExecutable: Sendable {
         public let stdout: Pipe
         public let stderr: Pipe
 
+        /// A process started elsewhere (with a terminal of its own, say), to wait for it here.
+        public init(process: Process, stdout: Pipe, stderr: Pipe) {
+            self.process = process
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
         /// Waits for the process to end, on a thread of its own (see `run`), and returns
         /// its status.
         public func exited() async -> Int32 {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                }
+            await onOwnThread {
+                process.waitUntilExit()
+                return process.terminationStatus
             }
         }
     }
@@ -56,19 +61,15 @@ public struct FerryExecutable: Sendable {
     /// Runs `ferry arguments...` to the end, with `input` on standard input.
     public func run(_ arguments: [String], input: String? = nil) async throws -> Result {
         let running = try start(arguments, input: input)
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
-                let error = running.stderr.fileHandleForReading.readDataToEndOfFile()
-                running.process.waitUntilExit()
-                continuation.resume(
-                    returning: Result(
-                        status: running.process.terminationStatus,
-                        output: String(decoding: output, as: UTF8.self),
-                        error: String(decoding: error, as: UTF8.self)
-                    )
-                )
-            }
+        return await onOwnThread {
+            let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
+            let error = running.stderr.fileHandleForReading.readDataToEndOfFile()
+            running.process.waitUntilExit()
+            return Result(
+                status: running.process.terminationStatus,
+                output: String(decoding: output, as: UTF8.self),
+                error: String(decoding: error, as: UTF8.self)
+            )
         }
     }
 

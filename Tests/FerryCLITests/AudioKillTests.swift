@@ -45,7 +45,7 @@ struct AudioKillTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         kill(runner.process.processIdentifier, SIGKILL)
-        runner.process.waitUntilExit()
+        _ = await runner.exited()
         #expect(runner.process.terminationReason == .uncaughtSignal)
         #expect(!Self.partials(in: tracks).isEmpty)
         try await Self.expectEveryFinalFileVerifies(in: tracks, server: server)

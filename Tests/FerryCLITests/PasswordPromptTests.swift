@@ -1,4 +1,5 @@
 import Foundation
+import SyncKernelTesting
 import Testing
 
 #if canImport(Glibc)
@@ -29,11 +30,12 @@ struct PasswordPromptTests {
         try process.run()
 
         // The prompt is up once echo is off; then the person presses Ctrl-C.
-        let deadline = Date().addingTimeInterval(30)
-        while tty.echoes && process.isRunning && Date() < deadline { usleep(10_000) }
+        let running = FerryExecutable.Running(process: process, stdout: Pipe(), stderr: Pipe())
+        let deadline = ContinuousClock.now + .seconds(30)
+        while tty.echoes && process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try #require(!tty.echoes, "the prompt never turned echo off")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        _ = await running.exited()
 
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)

@@ -50,21 +50,21 @@ struct ProgressTests {
 
     @Test func onATerminalRunOnceRedrawsHowManyWereSent() async throws {
         let ferry = try await threeQueued()
-        let (status, terminal) = try runOnTerminal(ferry, ["run", "--once"])
+        let (status, terminal) = try await runOnTerminal(ferry, ["run", "--once"])
         #expect(status == 75)
         #expect(terminal.contains("\r\u{1B}[2Ksent 0 of 6"), "\(terminal.debugDescription)")
     }
 
     @Test func onATerminalImportLegacyRedrawsHowManyWereImported() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
-        let (status, terminal) = try runOnTerminal(ferry, ["recipes", "import-legacy", try legacyFolder(in: ferry)])
+        let (status, terminal) = try await runOnTerminal(ferry, ["recipes", "import-legacy", try legacyFolder(in: ferry)])
         #expect(status == 0, "\(terminal)")
         #expect(terminal.contains("\r\u{1B}[2Kimported 2 of 2"), "\(terminal.debugDescription)")
     }
 
     /// Runs ferry with standard error on a terminal (standard output piped) and returns its
     /// exit status and what it wrote to the terminal.
-    func runOnTerminal(_ ferry: FerryExecutable, _ arguments: [String]) throws -> (Int32, String) {
+    func runOnTerminal(_ ferry: FerryExecutable, _ arguments: [String]) async throws -> (Int32, String) {
         let tty = try PseudoTerminal()
         let process = Process()
         process.executableURL = ferry.url
@@ -79,22 +79,26 @@ struct ProgressTests {
         process.standardOutput = Pipe()
         process.standardError = tty.handle
         try process.run()
-        var written = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        _ = fcntl(tty.controller, F_SETFL, fcntl(tty.controller, F_GETFL) | O_NONBLOCK)
-        func drain() {
-            while true {
-                let count = read(tty.controller, &buffer, buffer.count)
-                guard count > 0 else { return }
-                written.append(contentsOf: buffer[0..<count])
+        let running = FerryExecutable.Running(process: process, stdout: Pipe(), stderr: Pipe())
+        let written = await onOwnThread {
+            var written = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = fcntl(tty.controller, F_SETFL, fcntl(tty.controller, F_GETFL) | O_NONBLOCK)
+            func drain() {
+                while true {
+                    let count = read(tty.controller, &buffer, buffer.count)
+                    guard count > 0 else { return }
+                    written.append(contentsOf: buffer[0..<count])
+                }
             }
-        }
-        while process.isRunning {
+            while running.process.isRunning {
+                drain()
+                usleep(5_000)
+            }
+            running.process.waitUntilExit()
             drain()
-            usleep(5_000)
+            return written
         }
-        process.waitUntilExit()
-        drain()
         return (process.terminationStatus, String(decoding: written, as: UTF8.self))
     }
 }

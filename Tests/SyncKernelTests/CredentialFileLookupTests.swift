@@ -5,11 +5,12 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 
-/// Issue 14, defect 16: an idle runner asked the credential file for its revision twice a
-/// second through Foundation's file attributes, which look up the owner's and group's
-/// names: `/etc/passwd` and `/etc/group` were opened on every call made from a new thread.
-/// The store reads `stat` alone now. Watched with inotify, which sees every open of the
-/// two files on this machine (other tests may open them too, hence the margin).
+/// An idle runner asked the credential file for its revision twice a second through
+/// Foundation's file attributes, which look up the owner's and group's names:
+/// `/etc/passwd` and `/etc/group` were opened on every call made from a new thread. The
+/// store reads `stat` alone now. Watched with inotify, which sees every open of the two
+/// files on this machine: other processes (the `ferry` processes other tests start) open
+/// them too, so a round with opens is tried again, and only three such rounds in a row fail.
 @Suite("Credential file: revisions without user lookups")
 struct CredentialFileLookupTests {
     @Test func readingTheRevisionFromManyThreadsOpensNeitherPasswdNorGroup() throws {
@@ -24,19 +25,25 @@ struct CredentialFileLookupTests {
         defer { close(watch) }
         for file in ["/etc/passwd", "/etc/group"] { _ = inotify_add_watch(watch, file, UInt32(IN_OPEN)) }
 
-        let calls = 50
-        let done = DispatchGroup()
-        for _ in 0..<calls {
-            done.enter()
-            Thread.detachNewThread {
-                _ = store.revision()
-                _ = try? store.load()
-                done.leave()
-            }
-        }
-        done.wait()
         // Foundation's attributes opened both files once per call from a new thread: 100 here.
-        #expect(Self.opens(watch) < calls / 2)
+        let calls = 50
+        var rounds: [Int] = []
+        for _ in 0..<3 {
+            _ = Self.opens(watch)
+            let done = DispatchGroup()
+            for _ in 0..<calls {
+                done.enter()
+                Thread.detachNewThread {
+                    _ = store.revision()
+                    _ = try? store.load()
+                    done.leave()
+                }
+            }
+            done.wait()
+            rounds.append(Self.opens(watch))
+            if rounds.last! < calls / 2 { break }
+        }
+        #expect(rounds.last! < calls / 2, "opens of /etc/passwd and /etc/group per round: \(rounds)")
     }
 
     static func opens(_ watch: Int32) -> Int {
