@@ -91,6 +91,24 @@ struct RunOutputTests {
         )
     }
 
+    @Test func downloadsAreCountedInFilesAndBytes() {
+        var digest = RunDigest(start: Date(timeIntervalSince1970: 0))
+        digest.record(Self.sent)
+        digest.record(.transferProgress(name: "a", received: 500, total: 1_500))
+        digest.record(.transferred(name: "a", bytes: 1_500))
+        digest.record(.transferred(name: "b", bytes: 264_600))
+        #expect(
+            digest.report(at: Date(timeIntervalSince1970: 10), backlog: nil)
+                == "sent 1, 0 retrying, 0 dead, downloaded 2 files (266.1 kB)"
+        )
+
+        var line = SendProgress.Counter(total: 9)
+        let counted = [Self.sent, .transferProgress(name: "a", received: 10, total: 20)].map { line.record($0) }
+        #expect(counted == [true, false] && line.text == "sent 1 of 9", "no download, no download count")
+        let finished = line.record(.transferred(name: "a", bytes: 1_200_000))
+        #expect(finished && line.text == "sent 1 of 9, downloaded 1 file (1.2 MB)")
+    }
+
     @Test func warningsArePlainSentencesUnlessDebugging() {
         #expect(PlainLogHandler.line(level: .warning, message: "recipes: pull failed: 503") == "warning: recipes: pull failed: 503\n")
         #expect(PlainLogHandler.handler(label: "ferry", level: .warning) is PlainLogHandler)

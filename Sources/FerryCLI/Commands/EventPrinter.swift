@@ -136,6 +136,7 @@ struct EventPrinter: Service {
                 ? nil : "pulled    \(plugin): \(summary.upserted) changed, \(summary.deleted) deleted"
         case .pullFailed(let plugin, let reason): return "pull      \(plugin) failed: \(reason)"
         case .transferProgress: return nil
+        case .transferred(let name, let bytes): return "fetched   \(name) (\(ByteCount(bytes)))"
         }
     }
 }

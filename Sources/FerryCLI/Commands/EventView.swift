@@ -7,7 +7,7 @@ import SyncKernelCLI
 struct EventView: Encodable {
     /// `enqueued`, `sent`, `retrying`, `waiting_for_connectivity`, `dead`, `conflict`,
     /// `connectivity`, `needs_login`, `resumed_after_login`, `pulled`, `pull_failed`,
-    /// `resyncing` or `transfer_progress`.
+    /// `resyncing`, `transfer_progress` or `transferred`.
     let event: String
     /// When the runner saw it.
     let time: Date
@@ -17,7 +17,7 @@ struct EventView: Encodable {
     var connectivity: ConnectivityState?
     var pulled: PullSummary.Counts?
     var conflict: ConflictView?
-    var received, total: Int64?
+    var received, total, bytes: Int64?
 
     init(_ event: SyncEvent, time: Date, describeConflict: (ConflictReport) -> String? = { _ in nil }) {
         self.time = time
@@ -70,6 +70,9 @@ struct EventView: Encodable {
         case .transferProgress(let name, let received, let total):
             self.event = "transfer_progress"
             (self.name, self.received, self.total) = (name, received, total)
+        case .transferred(let name, let bytes):
+            self.event = "transferred"
+            (self.name, self.bytes) = (name, bytes)
         }
     }
 }

@@ -11,7 +11,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion: Examples.discussion(
-            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line).",
+            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far and how many files, and bytes, were downloaded. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line).",
             examples: ["ferry run --once", "ferry run --once --json", "ferry run --verbose"]
         )
     )
@@ -73,8 +73,15 @@ struct RunReport: Encodable {
 
     struct Summary: Encodable {
         let sent, retried, deadLettered, conflicts: Int
+        let downloads: Downloads
         let pulls: [String: PullSummary.Counts]
         let pullFailures: [String: String]
+    }
+
+    /// Files downloaded in the pass.
+    struct Downloads: Encodable {
+        let files: Int
+        let bytes: Int64
     }
 
     init(summary: RunSummary, status: QueueInspector.Status) {
@@ -83,6 +90,7 @@ struct RunReport: Encodable {
             retried: summary.retried,
             deadLettered: summary.deadLettered,
             conflicts: summary.conflicts,
+            downloads: Downloads(files: summary.downloads.files, bytes: summary.downloads.bytes),
             pulls: summary.pulls.mapValues(PullSummary.Counts.init),
             pullFailures: summary.pullFailures
         )
@@ -105,6 +113,7 @@ struct RunReport: Encodable {
             "sent \(summary.sent), retrying \(summary.retried), dead letters \(summary.deadLettered), conflicts \(summary.conflicts)",
             "connectivity: \(status.connectivity.summary)",
         ]
+        if summary.downloads.files > 0 { lines.insert(summary.downloads.description, at: 1) }
         for (plugin, pull) in summary.pulls.sorted(by: { $0.key < $1.key }) where pull != PullSummary() {
             lines.append(
                 "\(plugin): pulled \(pull.upserted) changed, \(pull.deleted) deleted, \(pull.rebased) kept with pending writes"

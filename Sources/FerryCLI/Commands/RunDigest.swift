@@ -27,6 +27,7 @@ struct RunDigest: Sendable, Equatable {
     private(set) var dead = 0
     private(set) var conflicts = 0
     private(set) var pulled = 0
+    private(set) var downloads = TransferTally()
 
     init(start: Date, interval: TimeInterval = 10) {
         self.interval = interval
@@ -34,12 +35,12 @@ struct RunDigest: Sendable, Equatable {
     }
 
     /// Whether something happened since the last line.
-    var hasNews: Bool { sent + retried + dead + conflicts + pulled > 0 }
+    var hasNews: Bool { counted > 0 }
 
     /// How many events were counted since the last line.
-    var counted: Int { sent + retried + dead + conflicts + pulled }
+    var counted: Int { sent + retried + dead + conflicts + pulled + downloads.files }
 
-    /// Counts `event` when it is one operation's or one pull's; returns false for the events
+    /// Counts `event` when it is one operation's, one pull's or one download's; returns false for the events
     /// a person is told about at once (connectivity, logins, resyncs) or never.
     @discardableResult
     mutating func record(_ event: SyncEvent) -> Bool {
@@ -50,6 +51,7 @@ struct RunDigest: Sendable, Equatable {
         case .conflict: conflicts += 1
         case .pulled(_, let summary) where summary.upserted + summary.deleted > 0:
             pulled += summary.upserted + summary.deleted
+        case .transferred: downloads.record(event)
         default: return false
         }
         return true
@@ -69,8 +71,9 @@ struct RunDigest: Sendable, Equatable {
         }
         if conflicts > 0 { parts.append("\(Self.count(conflicts)) conflict\(conflicts == 1 ? "" : "s")") }
         if pulled > 0 { parts.append("pulled \(Self.count(pulled))") }
+        if downloads.files > 0 { parts.append(downloads.description) }
         if let backlog { parts.append("queue \(Self.count(backlog.queued))") }
-        (sent, retried, dead, conflicts, pulled) = (0, 0, 0, 0, 0)
+        (sent, retried, dead, conflicts, pulled, downloads) = (0, 0, 0, 0, 0, TransferTally())
         return parts.joined(separator: ", ")
     }
 

@@ -40,22 +40,28 @@ enum SendProgress {
         }
     }
 
-    /// What the line says: operations sent of those due at the start.
+    /// What the line says: operations sent of those due at the start and, once a file
+    /// arrived, the downloads: "sent 3 of 9, downloaded 2 files (528.2 kB)".
     struct Counter: Sendable, Equatable {
         let total: Int
         private(set) var sent = 0
+        private(set) var downloads = TransferTally()
 
         init(total: Int) {
             self.total = total
         }
 
-        /// Counts a sent operation; false for any other event.
+        /// Counts a sent operation or a finished download; false for any other event.
         mutating func record(_ event: SyncEvent) -> Bool {
+            if downloads.record(event) { return true }
             guard case .sent = event else { return false }
             sent += 1
             return true
         }
 
-        var text: String { ProgressLine.count("sent", min(sent, total), of: total) }
+        var text: String {
+            let operations = ProgressLine.count("sent", min(sent, total), of: total)
+            return downloads.files == 0 ? operations : "\(operations), \(downloads)"
+        }
     }
 }

@@ -33,6 +33,7 @@ final class RunnerMetrics: Sendable {
             for count in Count.allCases { _ = counter(count, plugin) }
         }
         _ = registry.makeCounter(name: "ferry_transfer_bytes_total", help: "Bytes of files downloaded.")
+        _ = registry.makeCounter(name: "ferry_transfers_total", help: "Files downloaded and verified.")
     }
 
     /// The counters kept per plugin.
@@ -79,6 +80,9 @@ final class RunnerMetrics: Sendable {
             registry.makeCounter(name: "ferry_transfer_bytes_total", help: "Bytes of files downloaded.").increment(
                 by: delta
             )
+        case .transferred(let name, _):
+            _ = transferred.withLock { $0.removeValue(forKey: name) }
+            registry.makeCounter(name: "ferry_transfers_total", help: "Files downloaded and verified.").increment()
         default:
             break
         }

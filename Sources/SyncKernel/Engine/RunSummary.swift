@@ -10,6 +10,8 @@ public struct RunSummary: Sendable, Equatable {
     public var deadLettered = 0
     /// Conflicts met, whatever their policy decided.
     public var conflicts = 0
+    /// Files the plugins' sends downloaded.
+    public var downloads = TransferTally()
     /// What each plugin's pull applied, by plugin name.
     public var pulls: [String: PullSummary] = [:]
     /// Why a plugin's pull failed, by plugin name; a pull that got no answer, or hit a

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Decides what runs next: due operations (in order per entity, concurrently across
 /// entities), scheduled pulls, and sleeps until the next due time.
@@ -40,18 +41,22 @@ public actor SyncEngine: Service {
     /// left, pulls every plugin when the remote is reachable, and returns what happened.
     public func runOnce() async throws -> RunSummary {
         summary = RunSummary()
-        try await reclaimAbandonedLeases()
-        try await followSignedInAccount()
-        try await releaseHolds()
-        let state = await refreshConnectivity()
-        try await drain()
-        if state.reachable {
-            for plugin in runtime.registry.plugins { await pull(plugin) }
-            // A queue held during this pass resumes in it when a credential came since
-            // (the provider signed in again by itself).
+        let downloads = Mutex(TransferTally())
+        try await runtime.events.observing({ event in downloads.withLock { _ = $0.record(event) } }) {
+            try await reclaimAbandonedLeases()
+            try await followSignedInAccount()
             try await releaseHolds()
+            let state = await refreshConnectivity()
             try await drain()
+            if state.reachable {
+                for plugin in runtime.registry.plugins { await pull(plugin) }
+                // A queue held during this pass resumes in it when a credential came since
+                // (the provider signed in again by itself).
+                try await releaseHolds()
+                try await drain()
+            }
         }
+        summary.downloads = downloads.withLock { $0 }
         return summary
     }
 

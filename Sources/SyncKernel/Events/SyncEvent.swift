@@ -33,4 +33,7 @@ public enum SyncEvent: Sendable, Equatable {
     /// A file download progressed: `received` bytes of `total` (nil while the size is
     /// unknown) for the file cached under `name`.
     case transferProgress(name: String, received: Int64, total: Int64?)
+    /// A file download finished: the file cached under `name` is verified and in place,
+    /// `bytes` long.
+    case transferred(name: String, bytes: Int64)
 }

@@ -134,6 +134,7 @@ extension FileCache {
         case .at(let date): row.accessedAt = date
         }
         try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
+        events?.emit(.transferred(name: key, bytes: size))
         try await enforceBudget(protecting: key)
         return CachedFile(
             key: key,

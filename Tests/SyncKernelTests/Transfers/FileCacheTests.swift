@@ -1,6 +1,7 @@
 import Foundation
 @testable import SyncKernel
 import SyncKernelTesting
+import Synchronization
 import Testing
 
 @Suite("Transfers: the file cache over real HTTP")
@@ -71,14 +72,18 @@ struct FileCacheTests {
             let data = Self.bytes(300_000)
             server.put("a.bin", data)
             let progress = fixture.events.subscribe()
-            let first = try await fixture.cache.fetch(
-                TransferRequest(
-                    key: "a",
-                    url: "\(url)/files/a.bin",
-                    relativePath: "dir/a.bin",
-                    sha256: SHA256Hasher.hex(data)
+            let finished = Mutex(TransferTally())
+            let first = try await fixture.events.observing({ event in finished.withLock { _ = $0.record(event) } }) {
+                try await fixture.cache.fetch(
+                    TransferRequest(
+                        key: "a",
+                        url: "\(url)/files/a.bin",
+                        relativePath: "dir/a.bin",
+                        sha256: SHA256Hasher.hex(data)
+                    )
                 )
-            )
+            }
+            #expect(finished.withLock { $0 } == TransferTally(files: 1, bytes: 300_000), "one file finished, counted at once")
             #expect(first.downloaded)
             #expect(try Data(contentsOf: first.url) == data)
             #expect(first.url.path.hasPrefix(fixture.root.path))
@@ -103,16 +108,20 @@ struct FileCacheTests {
         try await FileServer.with { server, url in
             let fixture = try Fixture()
             server.put("a.bin", Self.bytes(1000))
+            let finished = Mutex(TransferTally())
             await #expect(throws: FerryError.self) {
-                try await fixture.cache.fetch(
-                    TransferRequest(
-                        key: "a",
-                        url: "\(url)/files/a.bin",
-                        relativePath: "a.bin",
-                        sha256: String(repeating: "0", count: 64)
+                try await fixture.events.observing({ event in finished.withLock { _ = $0.record(event) } }) {
+                    try await fixture.cache.fetch(
+                        TransferRequest(
+                            key: "a",
+                            url: "\(url)/files/a.bin",
+                            relativePath: "a.bin",
+                            sha256: String(repeating: "0", count: 64)
+                        )
                     )
-                )
+                }
             }
+            #expect(finished.withLock { $0.files } == 0, "a discarded file is not a download")
             #expect(!fixture.exists("a.bin"))
             #expect(!fixture.exists(".a.bin.part"))
             #expect(try await fixture.cache.usage().files == 0)
