@@ -16,20 +16,23 @@ import SyncKernelCLI
 /// ```
 public enum FerryMain {
     /// Runs the command line of `ferry` with the shipped plugins.
-    public static func main() async {
+    public static func main() async -> Never {
         await run(plugins: Composition.shipped)
     }
 
     /// Runs the command line of `ferry` with `plugins`: each is enabled by its section
     /// under `plugins:` in config.yaml, and its commands (`PluginCommands`) join the
-    /// shipped ones.
-    public static func run(plugins: [any SyncPlugin.Type]) async {
+    /// shipped ones. It ends the process with the command's exit status; it never returns.
+    public static func run(plugins: [any SyncPlugin.Type]) async -> Never {
         let given = Array(CommandLine.arguments.dropFirst())
         let json = LeadingOptions.asksForJSON(given)
         do {
             try Composition.use(plugins)
             let arguments = LeadingOptions.hoisted(given, root: Ferry.self)
-            if let topic = HelpTopic(arguments: arguments) { return try topic.print(json: json) }
+            if let topic = HelpTopic(arguments: arguments) {
+                try topic.print(json: json)
+                exit(0)
+            }
             var command = try Ferry.parseAsRoot(arguments)
             if let runtimeCommand = command as? any RuntimeCommand {
                 try await RuntimeHost.run(runtimeCommand)
@@ -43,6 +46,10 @@ public enum FerryMain {
         } catch {
             exit(report(error, json: json))
         }
+        // Here, on the task's thread: returning from an async `main` ends the process
+        // from a thread the runtime starts for it, which waits for a core (milliseconds
+        // of a short command on a busy machine). Standard output is flushed by `exit`.
+        exit(0)
     }
 
     /// Reports `error` on standard error, as JSON with `json`, and returns the exit status:

@@ -50,7 +50,8 @@ public final class FerryStore: Sendable {
             let pool = try DatabasePool(path: path, configuration: configuration(durability))
             // GRDB sets `synchronous = NORMAL` when it switches the pool to WAL, after
             // `prepareDatabase` ran: set the chosen level again on the writer, and check it.
-            try pool.writeWithoutTransaction { db in
+            // On the writer: a reader's connection is opened when a read first needs one.
+            let empty = try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
                 let level = try Int.fetchOne(db, sql: "PRAGMA synchronous")
                 guard level == (durability == .full ? 2 : 1) else {
@@ -59,8 +60,8 @@ public final class FerryStore: Sendable {
                         "SQLite refused synchronous=\(durability.rawValue) on \(path) (it reports \(level ?? -1))"
                     )
                 }
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0
             }
-            let empty = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 }
             if empty, !missing, files.emptyFileReplacedAStore() { throw files.lostStore(missing: false) }
             let store = FerryStore(
                 writer: pool,

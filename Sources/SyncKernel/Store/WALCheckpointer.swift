@@ -42,11 +42,13 @@ final class WALCheckpointer: Sendable {
         // Opening reads the schema, which waits while another process opens the store
         // (WAL recovery); a PASSIVE checkpoint never waits whatever this says.
         configuration.busyMode = .timeout(10)
-        let connection = try DatabaseQueue(path: path, configuration: configuration)
         let wakeup = wakeup
-        let thread = Thread {
+        let thread = Thread { [configuration] in
             // Named from inside: on Linux a name set before `start()` is not applied.
             Thread.current.name = "ferry.wal-copy"
+            // Opened here, off the path of the command opening the store. A connection
+            // that cannot open leaves the copying to SQLite's writer at its safety net.
+            guard let connection = try? DatabaseQueue(path: path, configuration: configuration) else { return }
             while wakeup.nextCommit(after: Self.delay) {
                 // PASSIVE never waits for readers or the writer; what it cannot copy now it copies next time.
                 try? connection.writeWithoutTransaction { db in

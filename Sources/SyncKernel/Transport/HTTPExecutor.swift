@@ -88,28 +88,44 @@ extension HTTPExecutor {
 /// times their size) while files are asked for uncompressed. `shutdown()` closes it; an
 /// executor dropped without it closes its client in the background.
 public final class AsyncHTTPExecutor: HTTPExecutor {
-    private let client: HTTPClient
-    private let closed = Mutex(false)
+    /// The client, created by the first request: a command that sends nothing (a local
+    /// write offline, a read from the cache) neither starts NIO's event loops nor closes a
+    /// client, about a millisecond of its start-up. `closed` once `shutdown()` ran.
+    private let state = Mutex<(client: HTTPClient?, closed: Bool)>((nil, false))
 
-    /// Creates the executor and its client, on the process's shared event loops; nothing
-    /// connects until the first request.
-    public init() {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
-        configuration.timeout.read = .seconds(30)
-        configuration.decompression = .enabled(limit: .ratio(20))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    /// Creates the executor; its client, on the process's shared event loops, comes with
+    /// the first request.
+    public init() {}
+
+    /// The client, created now if this is the first request.
+    private var client: HTTPClient {
+        get throws {
+            try state.withLock { state in
+                if let client = state.client { return client }
+                guard !state.closed else { throw TransportFailure(reason: "the HTTP client was shut down") }
+                var configuration = HTTPClient.Configuration()
+                configuration.connectionPool.retryConnectionEstablishment = false
+                configuration.timeout.connect = .seconds(10)
+                configuration.timeout.read = .seconds(30)
+                configuration.decompression = .enabled(limit: .ratio(20))
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                state.client = client
+                return client
+            }
+        }
     }
 
     /// Closes the client once the requests in flight are done; a second call does nothing.
     public func shutdown() async throws {
-        guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
-        try await client.shutdown()
+        let client = state.withLock { state -> HTTPClient? in
+            defer { (state.client, state.closed) = (nil, true) }
+            return state.closed ? nil : state.client
+        }
+        try await client?.shutdown()
     }
 
     deinit {
-        if !closed.withLock({ $0 }) { client.shutdown { _ in } }
+        state.withLock { state in state.closed ? nil : state.client }?.shutdown { _ in }
     }
 
     /// Sends `request` and reads its whole answer, decompressed, whatever its status.
@@ -126,6 +142,9 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
     ///   - maxBodyBytes: the largest answer body to read.
     public func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
         do {
+            // Before the deadline starts: the first request creates the client and starts
+            // the event loops, which on a busy machine is not the remote's time.
+            let client = try self.client
             let deadline = NIODeadline.now() + Self.deadline(request)
             let response = try await client.execute(Self.outgoing(request), deadline: deadline)
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
@@ -172,6 +191,7 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
         let response: HTTPClientResponse
         do {
+            let client = try self.client
             response = try await client.execute(outgoing, timeout: Self.deadline(request))
         } catch let error as CancellationError {
             throw error
