@@ -61,8 +61,8 @@ struct StoreFilesTests {
         let path = folder + "/ferry.sqlite"
         _ = try FerryStore.open(at: temporaryFolder() + "/elsewhere.sqlite")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path + ".created", contents: Data("created".utf8))
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path + ".created", contents: Data("created".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let error = #expect(throws: FerryError.self) { try FerryStore.open(at: path, migrations: TestPlugin.migrations) }
         #expect(error?.code == .storage)
         #expect(error?.message.contains(path) == true)
@@ -89,14 +89,14 @@ struct StoreFilesTests {
         // A store created before the marker existed: the plugin folders say it was there.
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/auth", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/ferry.sqlite", contents: Data())
+        _ = FileManager.default.createFile(atPath: folder + "/ferry.sqlite", contents: Data())
         #expect(throws: FerryError.self) { try FerryStore.open(at: folder + "/ferry.sqlite") }
     }
 
     @Test func anEmptyFileInAnEmptyFolderIsANewStore() throws {
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/ferry.sqlite", contents: Data())
+        _ = FileManager.default.createFile(atPath: folder + "/ferry.sqlite", contents: Data())
         _ = try FerryStore.open(at: folder + "/ferry.sqlite")
         #expect(FileManager.default.fileExists(atPath: folder + "/ferry.sqlite.created"))
     }

@@ -3,8 +3,8 @@ import Foundation
 /// The answer of a read that went through a `CachePolicy`: the value, where it came from,
 /// and whether it holds local writes that the remote has not seen yet.
 ///
-/// A UI shows `hasPendingWrites` as a pending badge, and `offline` as a quiet
-/// "offline, showing saved data" line.
+/// A UI shows `hasPendingWrites` as a pending badge, `offline` as a quiet "offline,
+/// showing saved data" line, and `remoteFailure` as "the server failed, showing saved data".
 public struct CachedRead<Value: Sendable>: Sendable {
     /// The value read.
     public var value: Value
@@ -14,6 +14,9 @@ public struct CachedRead<Value: Sendable>: Sendable {
     public var hasPendingWrites: Bool
     /// Why the network was not asked or did not answer, when that happened during this read.
     public var offline: String?
+    /// Why the remote's answer was not used although it answered: a failure that may pass
+    /// (a 5xx, a 429), during this read. Never described as offline.
+    public var remoteFailure: String?
 
     /// Creates the answer of a read; `offline` is nil when the network answered or was
     /// not needed.

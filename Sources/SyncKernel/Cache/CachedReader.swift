@@ -114,11 +114,10 @@ public struct CachedReader: Sendable {
                 await connectivity.reportUnreachable()
                 return try offline(reason, policy: policy, hit: hit, last: last)
             }
-            guard last == nil else {
-                logger.warning("read served from the cache; refreshing failed: \(error)")
-                return last
-            }
-            throw error
+            guard var served = last else { throw error }
+            logger.warning("read served from the cache; refreshing failed: \(error)")
+            served.remoteFailure = "\(error)"
+            return served
         }
         guard let fresh = try await cache() else { return last }
         let answer = CachedRead(value: fresh.value, origin: .network, hasPendingWrites: fresh.hasPendingWrites)

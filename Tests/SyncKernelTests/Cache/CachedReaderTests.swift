@@ -75,8 +75,79 @@ struct CachedReaderTests {
         let source = Source()
         source.failure.withLock { $0 = RemoteFailure(status: 500) }
         let reader = CachedReader(connectivity: ManualConnectivity())
-        #expect(try await source.read(reader, .cacheThenNetwork)?.value == ["cached"])
+        let served = try await source.read(reader, .cacheThenNetwork)
+        #expect(served?.value == ["cached"] && served?.remoteFailure != nil && served?.offline == nil)
         source.value.withLock { $0 = nil }
         await #expect(throws: RemoteFailure.self) { try await source.read(reader, .cacheThenNetwork) }
+    }
+}
+
+@Suite("Cache: network first")
+struct NetworkFirstTests {
+    static func read(
+        _ reader: CachedReader,
+        fetch: @Sendable () async throws -> String,
+        cached: String?
+    ) async throws -> CachedRead<String> {
+        try await reader.networkFirst(
+            "the list",
+            fetch: fetch,
+            cache: { cached.map { CacheSnapshot(value: $0, hasPendingWrites: false) } }
+        )
+    }
+
+    @Test func theRemotesAnswerComesFirst() async throws {
+        let read = try await Self.read(CachedReader(connectivity: ManualConnectivity()), fetch: { "fresh" }, cached: "old")
+        #expect(read.value == "fresh" && read.origin == .network && read.offline == nil && read.remoteFailure == nil)
+    }
+
+    /// Online, and counts the requests that got no answer.
+    final class Watched: ConnectivityMonitor {
+        let unreachable = Mutex(0)
+        func current() async -> ConnectivityState { .online }
+        func reportUnreachable() async { unreachable.withLock { $0 += 1 } }
+        func reportReachable() async {}
+    }
+
+    @Test func noAnswerFallsBackToTheCacheAsOfflineAndTellsConnectivity() async throws {
+        let connectivity = Watched()
+        let reader = CachedReader(connectivity: connectivity)
+        let read = try await Self.read(reader, fetch: { throw TransportFailure(reason: "refused") }, cached: "old")
+        #expect(read.value == "old" && read.origin == .cache)
+        #expect(read.offline?.contains("refused") == true && read.remoteFailure == nil)
+        #expect(connectivity.unreachable.withLock { $0 } == 1)
+    }
+
+    @Test func aServerErrorFallsBackToTheCacheAndIsNeverCalledOffline() async throws {
+        let reader = CachedReader(connectivity: ManualConnectivity())
+        let read = try await Self.read(reader, fetch: { throw RemoteFailure(status: 503) }, cached: "old")
+        #expect(read.value == "old" && read.offline == nil && read.remoteFailure != nil)
+
+        let error = await #expect(throws: FerryError.self) {
+            try await Self.read(reader, fetch: { throw RemoteFailure(status: 500) }, cached: nil)
+        }
+        #expect(error?.code == .remoteUnavailable)
+        #expect(error?.message.contains("offline") == false && error?.message.contains("connection") == false)
+    }
+
+    @Test func offlineWithNothingCachedNeedsAConnection() async throws {
+        let error = await #expect(throws: FerryError.self) {
+            try await Self.read(
+                CachedReader(connectivity: ManualConnectivity(.offline)),
+                fetch: { Issue.record("offline, the remote is not asked"); return "" },
+                cached: nil
+            )
+        }
+        #expect(error?.code == .requiresConnection)
+    }
+
+    @Test func aRefusalIsThrownAsItIsEvenWithACache() async throws {
+        await #expect(throws: RemoteFailure.self) {
+            try await Self.read(
+                CachedReader(connectivity: ManualConnectivity()),
+                fetch: { throw RemoteFailure(status: 403) },
+                cached: "old"
+            )
+        }
     }
 }
