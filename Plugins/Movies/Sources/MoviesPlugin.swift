@@ -38,9 +38,7 @@ public struct MoviesPlugin: SyncPlugin {
         self.context = context
         self.tmdb = TMDBClient(
             settings: settings.tmdb,
-            transport: context.transport,
-            clock: context.clock,
-            logger: context.logger
+            transport: context.transport
         )
     }
 

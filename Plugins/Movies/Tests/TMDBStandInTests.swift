@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -214,14 +213,7 @@ import Testing
         settings.imageBase = tmdb.imageBase
         settings.token = token ?? tmdb.token
         settings.auth = auth
-        var logger = Logger(label: "test.tmdb")
-        logger.logLevel = .critical
-        return TMDBClient(
-            settings: settings,
-            transport: HTTPTransport(baseURL: tmdb.baseURL),
-            clock: clock,
-            logger: logger
-        )
+        return TMDBClient(settings: settings, transport: HTTPTransport(baseURL: tmdb.baseURL, clock: clock))
     }
 
     /// The ids `search/movie` finds for `title` (and `year`), in TMDB's order.

@@ -171,6 +171,7 @@ public final class FerryRuntime: Sendable {
                 timeout: timeout,
                 maxBodyBytes: Int(configuration.kernel.sync.maxAnswer.bytes),
                 executor: executor,
+                clock: options.clock,
                 logger: options.logger
             )
             remotes.insert(remote)

@@ -30,6 +30,10 @@ public struct HTTPRequest: Sendable {
     /// Whether the credential provider's bearer token and session headers go with the
     /// request (default true); set it false for a public endpoint or a third party.
     public var authenticated: Bool
+    /// How a 429 (too many requests) to this request is waited out by the transport
+    /// before it is thrown; nil: thrown at once, for the outbox to retry when the remote
+    /// allows.
+    public var rateLimitWait: RateLimitWait?
 
     /// Creates a request.
     ///
@@ -54,6 +58,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.authenticated = authenticated
+        self.rateLimitWait = nil
     }
 
     /// A request whose body is `value` encoded as JSON.
@@ -116,5 +121,20 @@ public struct HTTPResponse: Sendable {
     /// fails as rejected and its operation becomes a dead letter.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try JSONDecoder.ferry.decode(T.self, from: body)
+    }
+}
+
+/// How a request waits out a 429: at most `times` times in a row, each time for the
+/// answer's `Retry-After` (1 second when it has none) when that is at most `longest` seconds.
+public struct RateLimitWait: Sendable, Equatable {
+    /// How many 429s in a row are waited out.
+    public var times: Int
+    /// The longest `Retry-After` waited out, in seconds; a longer one is thrown at once.
+    public var longest: TimeInterval
+
+    /// Waits out up to `times` 429s whose `Retry-After` is at most `longest` seconds.
+    public init(times: Int, longest: TimeInterval) {
+        self.times = times
+        self.longest = longest
     }
 }

@@ -22,6 +22,8 @@ public struct HTTPTransport: Sendable {
     public let maxBodyBytes: Int
     /// What puts requests on the wire; a runtime's transports share its executor.
     public private(set) var executor: any HTTPExecutor
+    /// What a `RateLimitWait` waits on.
+    let clock: any KernelClock
     let logger: Logger
     /// Set while the transport sends one operation: its writes carry these keys.
     private(set) var keys: IdempotencyKeys?
@@ -35,6 +37,7 @@ public struct HTTPTransport: Sendable {
     ///   - maxBodyBytes: the largest answer body read, in bytes (32 MB unless given, as `sync.max_answer`).
     ///   - executor: what puts requests on the wire; by default an `AsyncHTTPExecutor` of
     ///     the transport's own, whose client closes once the transport and its copies are gone.
+    ///   - clock: what a request's `RateLimitWait` waits on.
     ///   - logger: receives one debug line per request: method, path and status.
     public init(
         baseURL: @escaping @Sendable () async throws -> String,
@@ -42,10 +45,12 @@ public struct HTTPTransport: Sendable {
         timeout: TimeInterval = 30,
         maxBodyBytes: Int = 32_000_000,
         executor: any HTTPExecutor = AsyncHTTPExecutor(),
+        clock: any KernelClock = SystemClock(),
         logger: Logger = Logger(label: "ferry.transport")
     ) {
         self.keys = nil
         self.executor = executor
+        self.clock = clock
         self.baseURL = baseURL
         self.credentials = credentials
         self.timeout = timeout
@@ -62,13 +67,15 @@ public struct HTTPTransport: Sendable {
     ///   - timeout: how long to wait for an answer to begin, in seconds.
     ///   - executor: what puts requests on the wire; by default an `AsyncHTTPExecutor` of
     ///     the transport's own.
+    ///   - clock: what a request's `RateLimitWait` waits on.
     public init(
         baseURL: String,
         credentials: (any CredentialProvider)? = nil,
         timeout: TimeInterval = 30,
-        executor: any HTTPExecutor = AsyncHTTPExecutor()
+        executor: any HTTPExecutor = AsyncHTTPExecutor(),
+        clock: any KernelClock = SystemClock()
     ) {
-        self.init(baseURL: { baseURL }, credentials: credentials, timeout: timeout, executor: executor)
+        self.init(baseURL: { baseURL }, credentials: credentials, timeout: timeout, executor: executor, clock: clock)
     }
 
     /// The same transport with other credentials (or none); an operation's idempotency
@@ -102,8 +109,26 @@ public struct HTTPTransport: Sendable {
     /// `Idempotency-Key`. A 401 that stands (no new token, or the new one refused too)
     /// throws a `RemoteFailure` carrying the refused token's fingerprint, so that a queue
     /// held for a login resumes once the provider has another. An answer larger than
-    /// `maxBodyBytes` throws `AnswerTooLarge`.
+    /// `maxBodyBytes` throws `AnswerTooLarge`. A 429 is waited out as the request's
+    /// `rateLimitWait` says, on the transport's clock, and the request goes again.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var waited = 0
+        while true {
+            do {
+                return try await sendOnce(request)
+            } catch let failure as RemoteFailure where failure.status == 429 {
+                let now = clock.now()
+                guard let wait = request.rateLimitWait, waited < wait.times else { throw failure }
+                let seconds = failure.headers["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: now) } ?? 1
+                guard seconds <= wait.longest else { throw failure }
+                waited += 1
+                logger.debug("\(request.method) \(request.path): too many requests; waiting \(seconds) s (Retry-After)")
+                try await clock.sleep(until: now.addingTimeInterval(seconds))
+            }
+        }
+    }
+
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         // The runner's credentials go to its own remote only, never to a third party's URL.
         if request.isAbsolute, request.authenticated, !(try await isOwnRemote(request.path)) {

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import SyncKernel
 
 /// A client of the TMDB API v3: `search/movie` and `movie/{id}` with
@@ -8,15 +7,13 @@ import SyncKernel
 /// It speaks to whatever `tmdb.url` names: the reference server's subset (`/tmdb/3`,
 /// resolved against `server`) or `https://api.themoviedb.org/3`. The token goes as a
 /// bearer header or an `api_key` parameter, never as Ferry's own credentials, and never
-/// into a log line (the transport logs paths without queries). A 429 is waited out when
-/// its `Retry-After` is at most `max_retry_wait`; otherwise it is thrown so that the
+/// into a log line (the transport logs paths without queries). The transport waits out a
+/// 429 whose `Retry-After` is at most `max_retry_wait`; a longer one is thrown so that the
 /// outbox retries when the remote allows.
 struct TMDBClient: Sendable {
     let settings: TMDBSettings
     let transport: HTTPTransport
-    let clock: any KernelClock
-    let logger: Logger
-    /// How many 429s one call waits out before giving up to the outbox.
+    /// How many 429s in a row one call waits out before giving up to the outbox.
     var maxRateLimitRetries = 3
 
     /// Searches movies by title (and release year when given); the first page, most popular first.
@@ -41,33 +38,22 @@ struct TMDBClient: Sendable {
         }
         var base = settings.url
         while base.hasSuffix("/") { base.removeLast() }
-        let request = HTTPRequest("GET", base + path, query: query, headers: headers, authenticated: false)
-        var waited = 0
-        while true {
-            do {
-                let response = try await transport.send(request)
-                do {
-                    return try response.decode(T.self)
-                } catch {
-                    throw FerryError(
-                        .rejected,
-                        "TMDB sent an answer to \(path) that could not be read: \(error)",
-                        underlying: error
-                    )
-                }
-            } catch let failure as RemoteFailure {
-                let now = clock.now()
-                if failure.status == 429, waited < maxRateLimitRetries,
-                    case .transient(_, let retryAfter) = FailureClass.classify(failure, now: now),
-                    let wait = retryAfter ?? 1 as TimeInterval?, wait <= settings.maxRetryWait.value
-                {
-                    waited += 1
-                    logger.debug("TMDB asked to slow down; waiting \(wait) s (Retry-After)")
-                    try await clock.sleep(until: now.addingTimeInterval(wait))
-                    continue
-                }
-                throw Self.explain(failure, path: path)
-            }
+        var request = HTTPRequest("GET", base + path, query: query, headers: headers, authenticated: false)
+        request.rateLimitWait = RateLimitWait(times: maxRateLimitRetries, longest: settings.maxRetryWait.value)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let failure as RemoteFailure {
+            throw Self.explain(failure, path: path)
+        }
+        do {
+            return try response.decode(T.self)
+        } catch {
+            throw FerryError(
+                .rejected,
+                "TMDB sent an answer to \(path) that could not be read: \(error)",
+                underlying: error
+            )
         }
     }
 
