@@ -78,6 +78,9 @@ extension FileCache {
                 }
             )
         } catch {
+            // No answer: connectivity looks again before the next download, which then
+            // fails at once with `requires_connection` if the remote is still gone.
+            if error is TransportFailure { await connectivity?.reportUnreachable() }
             // The partial file stays for a resume, with the validator its answer carried
             // (recorded when the answer's head came); an empty one goes.
             let bytes = FileDownloader.size(of: partial)

@@ -41,6 +41,35 @@ struct FileCacheTests {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
     }
 
+    /// Online until told that a request got no answer.
+    final class Forgetful: ConnectivityMonitor {
+        let reachable = Mutex(true)
+        func current() async -> ConnectivityState { reachable.withLock { $0 } ? .online : .offline }
+        func reportUnreachable() async { reachable.withLock { $0 = false } }
+        func reportReachable() async {}
+    }
+
+    @Test func aDownloadThatGetsNoAnswerHasConnectivityLookAgainAndTheNextOneFailsAtOnce() async throws {
+        let executor = RecordingExecutor()
+        executor.enqueue(.noAnswer("connection refused"))
+        let connectivity = Forgetful()
+        let cache = FileCache(
+            owner: "test.files",
+            root: FileManager.default.temporaryDirectory.appendingPathComponent("ferry-files-\(UUID().uuidString)"),
+            store: try FerryStore.inMemory(),
+            connectivity: connectivity,
+            transport: HTTPTransport(baseURL: "https://media.test", executor: executor)
+        )
+        await #expect(throws: TransportFailure.self) {
+            try await cache.fetch(TransferRequest(key: "a", url: "https://media.test/a.bin", relativePath: "a.bin"))
+        }
+        let next = await #expect(throws: FerryError.self) {
+            try await cache.fetch(TransferRequest(key: "b", url: "https://media.test/b.bin", relativePath: "b.bin"))
+        }
+        #expect(next?.code == .requiresConnection)
+        #expect(executor.requests.count == 1, "the second download never went out")
+    }
+
     @Test func downloadsGoThroughTheExecutorTheyAreGivenAndAreVerifiedAsEver() async throws {
         let executor = RecordingExecutor()
         let data = Self.bytes(1000)

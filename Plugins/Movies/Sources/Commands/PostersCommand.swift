@@ -59,18 +59,14 @@ struct PostersFetchCommand: RuntimeCommand {
                 guard let file = try await posters.fetch(movie) else { continue }
                 if file.downloaded { report.downloaded += 1 } else { report.cached += 1 }
             } catch {
-                let failure = FailureClass.classify(error, now: runtime.clock.now())
-                if case .offline(let reason) = failure {
-                    runtime.logger.debug("posters: offline (\(reason))")
-                    if !global.json {
-                        Output.warn(
-                            "offline: \((error as? FerryError)?.message ?? reason); cached posters stay available"
-                        )
-                    }
+                let reason = (error as? FerryError)?.message ?? "\(error)"
+                // Connectivity decides, not this command: after a download that got no
+                // answer the file cache has it look again, and offline the rest would fail alike.
+                guard await runtime.connectivity.current().reachable else {
+                    if !global.json { Output.warn("offline: \(reason); cached posters stay available") }
                     report.offline = reason
                     break
                 }
-                let reason = (error as? FerryError)?.message ?? "\(error)"
                 report.failed[movie.id] = reason
             }
         }
