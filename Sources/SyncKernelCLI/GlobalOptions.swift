@@ -30,7 +30,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The configuration path this invocation uses.
     public var configPath: String {
-        config ?? ProcessInfo.processInfo.environment["FERRY_CONFIG"] ?? "config.yaml"
+        config ?? ProcessEnvironment.value("FERRY_CONFIG") ?? "config.yaml"
     }
 
     /// Where the command writes: JSON with `--json`, text for people without.

@@ -21,8 +21,8 @@ public struct Output: Sendable {
     /// Whether escape sequences (bold, redraws, progress lines) may go to the terminal on
     /// `descriptor`: it is a terminal, `TERM` is not `dumb` and `NO_COLOR` is not set.
     public static func allowsEscapes(on descriptor: Int32 = STDOUT_FILENO) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty
+        isatty(descriptor) == 1 && ProcessEnvironment.value("TERM") != "dumb"
+            && (ProcessEnvironment.value("NO_COLOR") ?? "").isEmpty
     }
 
     /// Prints `value` as JSON, as docs/json.md says: one object, snake_case keys in sorted

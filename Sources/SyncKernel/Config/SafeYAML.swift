@@ -12,7 +12,7 @@ public struct SafeYAML: Sendable {
     /// The deepest nesting allowed.
     public var maxDepth: Int = 64
     /// Looks up environment variables for `${NAME}` and `${NAME:-default}`.
-    public var environment: @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] }
+    public var environment: @Sendable (String) -> String? = { ProcessEnvironment.value($0) }
 
     /// A reader with the default limits that reads the process's environment.
     public init() {}
@@ -35,7 +35,8 @@ public struct SafeYAML: Sendable {
         let parser: Parser
         let composed: Node?
         do {
-            parser = try Parser(yaml: text, resolver: .basic)
+            // UTF-8 named: the default is worked out from the environment on every parse.
+            parser = try Parser(yaml: text, resolver: .basic, encoding: .utf8)
             composed = try parser.singleRoot()
         } catch let error as YamlError {
             throw FerryError(
