@@ -216,7 +216,7 @@ public final class FerryRuntime: Sendable {
             let key =
                 [.metered, .unmetered].contains(mode)
                 ? ForcedConnectivity.SettingsKey.metering : ForcedConnectivity.SettingsKey.reachability
-            if try await settings.value(NetworkOverride.self, for: key) == nil {
+            if try await store.readOnWriter({ db in try SettingsStore.text(for: key, in: db) }) == nil {
                 try await settings.set(mode, for: key)
             }
         }
@@ -243,7 +243,7 @@ public final class FerryRuntime: Sendable {
     private func releaseConfigurationHolds() async throws {
         // Read first: most runtimes open with nothing held, and take no write (nor compute
         // a fingerprint) for it.
-        let holds = try await store.read { db in try PluginState.configurationHolds(in: db) }
+        let holds = try await store.readOnWriter { db in try PluginState.configurationHolds(in: db) }
         guard !holds.isEmpty else { return }
         let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
         guard holds.contains(where: { plugin, fingerprint in current[plugin].map { $0 != fingerprint } ?? false })

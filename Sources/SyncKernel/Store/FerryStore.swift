@@ -66,7 +66,7 @@ public final class FerryStore: Sendable {
             let store = FerryStore(
                 writer: pool,
                 path: path,
-                version: try StoreVersion(path: path),
+                version: StoreVersion(path: path),
                 checkpointer: try WALCheckpointer(path: path, writer: pool)
             )
             try store.migrate(migrations)
@@ -171,6 +171,17 @@ public final class FerryStore: Sendable {
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try readHere(value)
+        } catch {
+            throw StoreFailure.map(error, doing: "read the store")
+        }
+    }
+
+    /// Runs `value`, one statement's read, on the writer's connection: for the reads a
+    /// runtime makes as it opens, so that a command that only writes never opens a reader's
+    /// connection (each new connection parses the whole schema again).
+    func readOnWriter<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.writeWithoutTransaction { db in try db.readOnly { try value(db) } }
         } catch {
             throw StoreFailure.map(error, doing: "read the store")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Tells whether the store changed, whoever changed it: this process, another process
 /// on the same file, a pull or a local write.
@@ -11,38 +12,41 @@ import GRDB
 /// Either way a stamp costs a few microseconds and no thread hop: it runs on the
 /// caller's thread.
 final class StoreVersion: Sendable {
-    private enum Source: Sendable {
-        /// The stamp connection of a file store.
-        case observer(DatabaseQueue)
-        /// The one connection of an in-memory store.
-        case connection(DatabaseQueue)
-    }
+    /// The file of a file store, whose stamp connection the first stamp opens.
+    private let path: String?
+    private let observer = Mutex<DatabaseQueue?>(nil)
+    /// The one connection of an in-memory store.
+    private let memory: DatabaseQueue?
 
-    private let source: Source
-
-    /// A stamp for the store at `path`, through a read-only connection of its own.
-    init(path: String) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        configuration.label = "ferry.store-version"
-        source = .observer(try DatabaseQueue(path: path, configuration: configuration))
+    /// A stamp for the store at `path`, through a read-only connection of its own, opened
+    /// when first asked: a command that never reads through the memory tier never opens it.
+    init(path: String) {
+        (self.path, memory) = (path, nil)
     }
 
     /// A stamp for an in-memory store: its one connection's count of changed rows.
     init(memory queue: DatabaseQueue) {
-        source = .connection(queue)
+        (path, memory) = (nil, queue)
     }
 
     /// The store's stamp now: equal stamps mean no commit happened in between.
     func stamp() throws -> Int64 {
-        switch source {
-        case .observer(let queue):
-            try queue.inDatabase { db in
-                try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-            }
-        case .connection(let queue):
-            queue.inDatabase { db in Int64(db.totalChangesCount) }
+        if let memory { return memory.inDatabase { db in Int64(db.totalChangesCount) } }
+        return try observerConnection().inDatabase { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        }
+    }
+
+    private func observerConnection() throws -> DatabaseQueue {
+        try observer.withLock { observer in
+            if let observer { return observer }
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(10)
+            configuration.label = "ferry.store-version"
+            let opened = try DatabaseQueue(path: path ?? "", configuration: configuration)
+            observer = opened
+            return opened
         }
     }
 }
