@@ -23,7 +23,8 @@ struct StrictDecoder: Sendable {
     public func decode<T: Codable>(_ type: T.Type, from node: Node, at path: [String]) throws -> T {
         let value: T
         do {
-            value = try YAMLDecoder().decode(T.self, from: node)
+            // UTF-8 named: the default is worked out from the environment by every decoder.
+            value = try YAMLDecoder(encoding: .utf8).decode(T.self, from: node)
         } catch let error as DecodingError {
             throw describe(error, in: node, at: path)
         } catch {
