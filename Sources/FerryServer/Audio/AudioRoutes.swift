@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `/v1/audio`: artists, albums with tracks, collections of albums, and track files with Range support.
 enum AudioRoutes {

@@ -1,12 +1,12 @@
 import Foundation
-import GRDB
 
 /// Failed logins counted per username and per address in the database, so that the limit
 /// holds across server instances: past it, logins answer `429 too_many_attempts` with
 /// `Retry-After` until the window ends, the right password included.
 enum LoginLimits {
     /// The keys a login attempt counts against.
-    static func keys(username: String, peer: String?) -> [(key: String, limit: KeyPath<FerryServerConfiguration, Int>)] {
+    static func keys(username: String, peer: String?) -> [(key: String, limit: KeyPath<FerryServerConfiguration, Int>)]
+    {
         var keys = [("user:" + username.lowercased(), \FerryServerConfiguration.loginFailuresPerAccount)]
         if let peer { keys.append(("addr:" + peer, \FerryServerConfiguration.loginFailuresPerAddress)) }
         return keys
@@ -14,7 +14,7 @@ enum LoginLimits {
 
     /// Throws 429 when one of `username` and `peer` is past its limit.
     static func check(
-        _ db: Database,
+        _ db: any SQLSession,
         username: String,
         peer: String?,
         configuration: FerryServerConfiguration,
@@ -22,8 +22,7 @@ enum LoginLimits {
     ) throws {
         for (key, limit) in keys(username: username, peer: peer) {
             guard
-                let row = try Row.fetchOne(
-                    db,
+                let row = try db.fetchOne(
                     sql: "SELECT failures, window_start FROM login_attempts WHERE key = ?",
                     arguments: [key]
                 )
@@ -46,7 +45,7 @@ enum LoginLimits {
     /// Counts a failed login against `username` and `peer`; a new window starts when the
     /// last one ended.
     static func recordFailure(
-        _ db: Database,
+        _ db: any SQLSession,
         username: String,
         peer: String?,
         configuration: FerryServerConfiguration,
@@ -67,7 +66,7 @@ enum LoginLimits {
     }
 
     /// A successful login clears its username's count (the address keeps its own).
-    static func recordSuccess(_ db: Database, username: String) throws {
+    static func recordSuccess(_ db: any SQLSession, username: String) throws {
         try db.execute(sql: "DELETE FROM login_attempts WHERE key = ?", arguments: ["user:" + username.lowercased()])
     }
 }

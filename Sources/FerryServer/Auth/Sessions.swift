@@ -1,6 +1,5 @@
 import FerryHashing
 import Foundation
-import GRDB
 
 /// Sessions and their tokens: issue, rotate on refresh, revoke, resolve a bearer token.
 enum Sessions {
@@ -11,7 +10,7 @@ enum Sessions {
 
     /// Opens a session for `userID` and returns its first token pair.
     static func open(
-        _ db: Database,
+        _ db: any SQLSession,
         userID: String,
         configuration: FerryServerConfiguration,
         now: Date
@@ -26,7 +25,7 @@ enum Sessions {
 
     /// Issues a new access and refresh token in a session.
     static func issue(
-        _ db: Database,
+        _ db: any SQLSession,
         sessionID: String,
         configuration: FerryServerConfiguration,
         now: Date
@@ -47,19 +46,18 @@ enum Sessions {
 
     /// The user behind a bearer access token, or why it is refused.
     static func authenticate(
-        _ db: Database,
+        _ db: any SQLSession,
         accessToken: String,
         now: Date
     ) throws -> Result<AuthenticatedUser, APIError> {
         guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
-                        FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
-                        WHERE t.token_hash = ? AND t.kind = 'access'
-                        """
-                ),
+            let row = try db.fetchOne(
+                sql: """
+                    SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, u.id, u.username, u.display_name
+                    FROM tokens t JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id
+                    WHERE t.token_hash = ? AND t.kind = 'access'
+                    """
+                ,
                 arguments: [SHA256Hasher.hex(accessToken)]
             )
         else { return .failure(refused(.unknown)) }
@@ -79,14 +77,13 @@ enum Sessions {
     /// A refresh token presented twice revokes its whole session (theft detection).
     /// Returns a failure (instead of throwing) so that a theft revocation commits.
     static func refresh(
-        _ db: Database,
+        _ db: any SQLSession,
         refreshToken: String,
         configuration: FerryServerConfiguration,
         now: Date
     ) throws -> Result<(userID: String, access: String, refresh: String), APIError> {
         guard
-            let row = try Row.fetchOne(
-                db,
+            let row = try db.fetchOne(
                 sql: """
                     SELECT t.expires_at, t.used, s.revoked, s.id AS session_id, s.user_id
                     FROM tokens t JOIN sessions s ON s.id = t.session_id
@@ -108,7 +105,7 @@ enum Sessions {
     }
 
     /// Revokes a session and every token in it.
-    static func revoke(_ db: Database, sessionID: String) throws {
+    static func revoke(_ db: any SQLSession, sessionID: String) throws {
         try db.execute(sql: "UPDATE sessions SET revoked = 1 WHERE id = ?", arguments: [sessionID])
     }
 

@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import HummingbirdBcrypt
 
 /// Account storage: users with bcrypt password hashes.
 enum Users {
     /// Creates a user; 409 `username_taken` when the username exists.
     static func create(
-        _ db: Database,
+        _ db: any SQLSession,
         id: String? = nil,
         username: String,
         password: String,
@@ -14,7 +13,10 @@ enum Users {
         cost: UInt8,
         now: Date
     ) throws -> JSON {
-        if try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [username]) != nil {
+        if try db.fetchOne(
+            sql: "SELECT 1 FROM users WHERE username = ?",
+            arguments: [username]
+        ) != nil {
             throw APIError(.conflict, "username_taken", "The username '\(username)' is taken.")
         }
         let id = id ?? TokenGenerator.id(prefix: "u_")
@@ -27,9 +29,8 @@ enum Users {
     }
 
     /// The user with `username` and its password hash.
-    static func find(_ db: Database, username: String) throws -> (user: JSON, hash: String)? {
-        try Row.fetchOne(
-            db,
+    static func find(_ db: any SQLSession, username: String) throws -> (user: JSON, hash: String)? {
+        try db.fetchOne(
             sql: "SELECT id, username, display_name, password_hash FROM users WHERE username = ?",
             arguments: [username]
         ).map { row in
@@ -44,8 +45,11 @@ enum Users {
     }
 
     /// The public fields of a user by id.
-    static func find(_ db: Database, id: String) throws -> JSON? {
-        try Row.fetchOne(db, sql: "SELECT id, username, display_name FROM users WHERE id = ?", arguments: [id]).map {
+    static func find(_ db: any SQLSession, id: String) throws -> JSON? {
+        try db.fetchOne(
+            sql: "SELECT id, username, display_name FROM users WHERE id = ?",
+            arguments: [id]
+        ).map {
             row in
             [
                 "id": .string(row["id"]), "username": .string(row["username"]),

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// The idempotency records of one batch's sub-requests.
@@ -64,7 +63,7 @@ final class BatchIdempotency: Sendable {
     }
 
     /// Saves the answers remembered so far, in the batch's transaction `db`.
-    func save(_ db: Database, now: Date) throws {
+    func save(_ db: any SQLSession, now: Date) throws {
         let unsaved = state.withLock { state in
             defer { state.unsaved = [] }
             return state.unsaved

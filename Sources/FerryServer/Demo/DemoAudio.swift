@@ -1,6 +1,5 @@
 import FerryHashing
 import Foundation
-import GRDB
 import Synchronization
 
 /// The demo music library: two artists, three albums of three WAV tone tracks, a deluxe
@@ -101,7 +100,7 @@ enum DemoAudio {
         }
     }
 
-    static func seed(_ db: Database, files: [File], now: Date) throws {
+    static func seed(_ db: any SQLSession, files: [File], now: Date) throws {
         let scope = AudioRoutes.scope
         for (id, name) in [("art_demo_1", "The Oscillators"), ("art_demo_2", "Low Pass")] {
             try Entities.put(db, "audio_artists", scope: scope, id: id, data: ["name": .string(name)], now: now)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Loads the demo data (`seedDemo`) with fixed ids, so demos and client tests can name them.
 ///
@@ -40,7 +39,7 @@ enum DemoSeed {
         }
     }
 
-    static func seedMovies(_ db: Database, now: Date) throws {
+    static func seedMovies(_ db: any SQLSession, now: Date) throws {
         let scope = "user:u_demo"
         let entries: [(id: String, tmdb: Int, status: String, rating: Int?, watched: String?, recommender: String?)] = [
             ("m_demo_heat", 949, "want_to_watch", nil, nil, "Sam"),
@@ -61,7 +60,7 @@ enum DemoSeed {
         try People.recompute(db, scope: scope, now: now)
     }
 
-    static func seedRecipes(_ db: Database, now: Date) throws {
+    static func seedRecipes(_ db: any SQLSession, now: Date) throws {
         let recipes: [(String, JSON)] = [
             (
                 "demo-shakshuka",
@@ -128,7 +127,7 @@ enum DemoSeed {
         }
     }
 
-    static func seedFamily(_ db: Database, now: Date) throws {
+    static func seedFamily(_ db: any SQLSession, now: Date) throws {
         let groupID = "g_demo_family"
         let scope = FamilyAccess.scope(groupID)
         let stamp = JSON.string(Timestamp.string(now))

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A document's own fields (what the client sends) and how they are stored: the server adds
 /// `id`, `version`, `created_at` and `updated_at`.
@@ -27,7 +26,7 @@ enum DocumentContent {
     /// as they are changes nothing and returns `current`; a document larger than `limit`
     /// bytes is a 413 `payload_too_large`.
     static func save(
-        _ db: Database,
+        _ db: any SQLSession,
         _ space: DocumentSpace,
         id: String,
         fields: [String: JSON],

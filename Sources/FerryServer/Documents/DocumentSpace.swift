@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Where a request's documents live: a domain, in the caller's own scope or the shared one.
 ///
@@ -54,14 +53,14 @@ struct DocumentSpace: Sendable {
     }
 
     /// The live document `id`, or a 404 `document_not_found`.
-    func require(_ db: Database, id: String) throws -> JSON {
+    func require(_ db: any SQLSession, id: String) throws -> JSON {
         try Entities.require(db, collection, scope: scope, id: id, code: Self.notFoundCode)
     }
 
     /// The live document a conditional write changes, after checking `If-Match` against it
     /// (412 with `details.current: null` when there is none); without `If-Match`, a missing
     /// document is a 404 `document_not_found`.
-    func requireForWrite(_ request: APIRequest, _ db: Database, id: String) throws -> JSON {
+    func requireForWrite(_ request: APIRequest, _ db: any SQLSession, id: String) throws -> JSON {
         try Conditional.require(request, db, collection, scope: scope, id: id, code: Self.notFoundCode)
     }
 

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Who is acting in a family group: the caller's own member, or a member acted for with
 /// `X-Acting-As-Member` (allowed for the member's own user, and for a managed member's
 /// manager or the group's creator).
@@ -13,7 +11,7 @@ struct FamilyAccess: Sendable {
 
     static func scope(_ groupID: String) -> String { "group:\(groupID)" }
 
-    static func resolve(_ db: Database, groupID: String, request: APIRequest) throws -> FamilyAccess {
+    static func resolve(_ db: any SQLSession, groupID: String, request: APIRequest) throws -> FamilyAccess {
         let user = try request.requireUser()
         let scope = scope(groupID)
         guard let group = try Entities.fetch(db, "groups", scope: scope, id: groupID) else {
@@ -54,12 +52,12 @@ struct FamilyAccess: Sendable {
     }
 
     /// The round `roundID` of whichever group it is in, nil when there is none.
-    static func round(_ db: Database, id roundID: String) throws -> JSON? {
+    static func round(_ db: any SQLSession, id roundID: String) throws -> JSON? {
         try Entities.listAnyScope(db, "rounds", filter: "id = ?", arguments: [roundID]).first
     }
 
     /// Resolves the group of round `roundID`, then the access to it.
-    static func resolve(_ db: Database, roundID: String, request: APIRequest) throws -> (FamilyAccess, JSON) {
+    static func resolve(_ db: any SQLSession, roundID: String, request: APIRequest) throws -> (FamilyAccess, JSON) {
         guard let round = try Self.round(db, id: roundID), let groupID = round["group_id"]?.stringValue else {
             throw APIError.notFound("round_not_found", "No round '\(roundID)'.")
         }

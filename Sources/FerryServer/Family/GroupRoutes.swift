@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `/v1/groups`: family groups and their members.
 enum GroupRoutes {
@@ -31,7 +30,7 @@ enum GroupRoutes {
             try Entities.listAnyScope(
                 db,
                 "members",
-                filter: "json_extract(data, '$.user_id') = ?",
+                filter: db.dialect.jsonEquals("data", key: "user_id"),
                 arguments: [user.id]
             )
             .compactMap { member -> JSON? in
@@ -89,7 +88,7 @@ enum GroupRoutes {
     }
 
     /// A group with `members` and `active_round` (or null).
-    static func detail(_ db: Database, groupID: String) throws -> JSON {
+    static func detail(_ db: any SQLSession, groupID: String) throws -> JSON {
         let scope = FamilyAccess.scope(groupID)
         var group = try Entities.require(db, "groups", scope: scope, id: groupID, code: "group_not_found")
         group["members"] = .array(try Entities.list(db, "members", scope: scope))

@@ -1,5 +1,3 @@
-import GRDB
-
 /// The members attending a round: given as `"attendees": [member ids]` when the round is
 /// created, stored on the round, and part of every round representation.
 enum RoundAttendees {
@@ -54,7 +52,7 @@ enum RoundAttendees {
 
     /// `round` with its `attendees`; a round stored without them (created before rounds had
     /// attendees) is attended by every current member of its group.
-    static func including(_ round: JSON, db: Database, scope: String) throws -> JSON {
+    static func including(_ round: JSON, db: any SQLSession, scope: String) throws -> JSON {
         guard round[field]?.arrayValue == nil else { return round }
         var round = round
         let members = try Entities.list(db, "members", scope: scope)

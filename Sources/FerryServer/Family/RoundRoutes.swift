@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Rounds of a group: one active (`voting`) round at a time; close; details with tallies.
 enum RoundRoutes {
@@ -12,8 +11,14 @@ enum RoundRoutes {
         ]
     }
 
-    static func activeRound(_ db: Database, scope: String) throws -> JSON? {
-        try Entities.list(db, "rounds", scope: scope, filter: "json_extract(data, '$.status') = 'voting'").first
+    static func activeRound(_ db: any SQLSession, scope: String) throws -> JSON? {
+        try Entities.list(
+            db,
+            "rounds",
+            scope: scope,
+            filter: db.dialect.jsonEquals("data", key: "status"),
+            arguments: ["voting"]
+        ).first
     }
 
     static func list(_ request: APIRequest, _ env: ServerEnvironment) async throws -> APIResponse {
@@ -98,9 +103,9 @@ enum RoundRoutes {
     }
 
     /// A round with `attendees`, `suggestions`, `votes`, `tallies` (per tmdb_id: up, down, score) and `pick`.
-    static func detail(_ db: Database, round: JSON, scope: String) throws -> JSON {
+    static func detail(_ db: any SQLSession, round: JSON, scope: String) throws -> JSON {
         guard let roundID = round["id"]?.stringValue else { return round }
-        let filter = "json_extract(data, '$.round_id') = ?"
+        let filter = db.dialect.jsonEquals("data", key: "round_id")
         let suggestions = try Entities.list(db, "suggestions", scope: scope, filter: filter, arguments: [roundID])
         let votes = try Entities.list(db, "votes", scope: scope, filter: filter, arguments: [roundID])
         var tallies: [Int: (up: Int, down: Int)] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Suggestions, votes and the pick of a round.
 enum VotingRoutes {

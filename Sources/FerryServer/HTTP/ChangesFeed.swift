@@ -1,5 +1,3 @@
-import GRDB
-
 /// `GET /v1/<collection>/changes?since=<cursor>&limit=N` for any entity collection.
 enum ChangesFeed {
     static let defaultLimit = 100

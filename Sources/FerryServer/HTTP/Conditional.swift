@@ -1,5 +1,3 @@
-import GRDB
-
 /// `If-Match` / `If-None-Match` handling for versioned entities (ETag = `"<version>"`).
 enum Conditional {
     /// The version asked for by `If-Match`, nil when absent or `*`; a 400 when it is not
@@ -53,7 +51,7 @@ enum Conditional {
     /// `details.current: null`; without `If-Match` it is a 404 with `code`.
     static func require(
         _ request: APIRequest,
-        _ db: Database,
+        _ db: any SQLSession,
         _ collection: String,
         scope: String,
         id: String,

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Logging
 

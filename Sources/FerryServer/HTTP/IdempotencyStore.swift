@@ -1,6 +1,5 @@
 import FerryHashing
 import Foundation
-import GRDB
 
 /// Responses recorded per user and `Idempotency-Key`, replayed for a repeated request.
 enum IdempotencyStore {
@@ -10,17 +9,15 @@ enum IdempotencyStore {
         var response: APIResponse
     }
 
-    static func find(_ db: Database, userID: String, key: String) throws -> Record? {
-        try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?"
-            ),
+    static func find(_ db: any SQLSession, userID: String, key: String) throws -> Record? {
+        try db.fetchOne(
+            sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",
             arguments: [userID, key]
         ).map(record)
     }
 
     /// The records of those of `keys` that have one, by key.
-    static func findAll(_ db: Database, userID: String, keys: [String]) throws -> [String: Record] {
+    static func findAll(_ db: any SQLSession, userID: String, keys: [String]) throws -> [String: Record] {
         var records: [String: Record] = [:]
         for key in Set(keys) {
             if let found = try find(db, userID: userID, key: key) { records[key] = found }
@@ -28,7 +25,7 @@ enum IdempotencyStore {
         return records
     }
 
-    private static func record(_ row: Row) -> Record {
+    private static func record(_ row: SQLRow) -> Record {
         let headers =
             (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
         return Record(
@@ -38,7 +35,7 @@ enum IdempotencyStore {
     }
 
     static func save(
-        _ db: Database,
+        _ db: any SQLSession,
         userID: String,
         key: String,
         fingerprint: String,
@@ -46,12 +43,14 @@ enum IdempotencyStore {
         now: Date
     ) throws {
         let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
-        try db.cachedStatement(
+        try db.execute(
             sql: """
-                INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
+                INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
+                ON CONFLICT (user_id, key) DO UPDATE SET
+                    fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+                    body = excluded.body, created_at = excluded.created_at
+                """,
             arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
         )
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// The `Idempotency-Key` of the request being handled, so that the transaction of its
@@ -25,7 +24,7 @@ final class IdempotentRequest: Sendable {
 
     /// Records `response` in the effect's transaction `db`; a 5xx is not recorded (the
     /// request may be retried).
-    func record(_ response: APIResponse, now: Date, in db: Database) throws {
+    func record(_ response: APIResponse, now: Date, in db: any SQLSession) throws {
         guard response.status.code < 500 else { return }
         try IdempotencyStore.save(db, userID: userID, key: key, fingerprint: fingerprint, response: response, now: now)
         savedAnswer.withLock { $0 = true }
@@ -38,7 +37,7 @@ extension ServerDatabase {
     /// that changes state writes through here.
     func commit<T: Sendable>(
         now: Date,
-        _ effect: @escaping @Sendable (Database) throws -> T,
+        _ effect: @escaping @Sendable (any SQLSession) throws -> T,
         answer: @escaping @Sendable (T) -> APIResponse
     ) async throws -> APIResponse {
         let request = IdempotentRequest.current

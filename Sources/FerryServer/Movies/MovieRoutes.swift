@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `/v1/movies`: the caller's movie list. Each entry carries the catalogue fields the client
 /// fetched from TMDB (`MovieDetails`) and the user's own (`MoviePatch`).
@@ -93,12 +92,12 @@ enum MovieRoutes {
         }
     }
 
-    static func find(_ db: Database, scope: String, tmdbID: Int) throws -> JSON? {
+    static func find(_ db: any SQLSession, scope: String, tmdbID: Int) throws -> JSON? {
         try Entities.list(
             db,
             collection,
             scope: scope,
-            filter: "json_extract(data, '$.tmdb_id') = ?",
+            filter: db.dialect.jsonEquals("data", key: "tmdb_id"),
             arguments: [tmdbID]
         ).first
     }

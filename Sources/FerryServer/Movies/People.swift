@@ -1,6 +1,5 @@
 import FerryHashing
 import Foundation
-import GRDB
 
 /// People who recommended movies, derived from the caller's list and kept as entities
 /// so that they have versions and a changes feed.
@@ -43,7 +42,7 @@ enum People {
     }
 
     /// Brings the people of `scope` in line with its movies: new, changed, removed.
-    static func recompute(_ db: Database, scope: String, now: Date) throws {
+    static func recompute(_ db: any SQLSession, scope: String, now: Date) throws {
         var wanted: [String: (name: String, movies: [JSON])] = [:]
         for movie in try Entities.list(db, MovieRoutes.collection, scope: scope) {
             guard let name = movie["recommender"]?.stringValue, let movieID = movie["id"] else { continue }

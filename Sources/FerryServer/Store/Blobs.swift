@@ -1,6 +1,5 @@
 import FerryHashing
 import Foundation
-import GRDB
 
 /// File bytes (recipe photos, audio tracks) kept in SQLite blobs, with size and SHA-256.
 enum Blobs {
@@ -13,7 +12,7 @@ enum Blobs {
         var updatedAt: String
     }
 
-    static func put(_ db: Database, key: String, contentType: String, data: Data, now: Date) throws -> Info {
+    static func put(_ db: any SQLSession, key: String, contentType: String, data: Data, now: Date) throws -> Info {
         let info = Info(
             key: key,
             contentType: contentType,
@@ -23,8 +22,7 @@ enum Blobs {
         )
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO blobs (key, content_type, byte_size, sha256, data, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                \(upsert)
                 """,
             arguments: [key, contentType, data.count, info.sha256, data, info.updatedAt]
         )
@@ -32,17 +30,30 @@ enum Blobs {
     }
 
     /// Stores bytes whose SHA-256 is already known (seeding).
-    static func put(_ db: Database, key: String, contentType: String, data: Data, sha256: String, now: Date) throws {
+    static func put(
+        _ db: any SQLSession,
+        key: String,
+        contentType: String,
+        data: Data,
+        sha256: String,
+        now: Date
+    ) throws {
         try db.execute(
-            sql:
-                "INSERT OR REPLACE INTO blobs (key, content_type, byte_size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            sql: upsert,
             arguments: [key, contentType, data.count, sha256, data, Timestamp.string(now)]
         )
     }
 
-    static func info(_ db: Database, key: String) throws -> Info? {
-        try Row.fetchOne(
-            db,
+    /// Stores a file's row, replacing one with the same key.
+    private static let upsert = """
+        INSERT INTO blobs (key, content_type, byte_size, sha256, data, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET
+            content_type = excluded.content_type, byte_size = excluded.byte_size, sha256 = excluded.sha256,
+            data = excluded.data, updated_at = excluded.updated_at
+        """
+
+    static func info(_ db: any SQLSession, key: String) throws -> Info? {
+        try db.fetchOne(
             sql: "SELECT key, content_type, byte_size, sha256, updated_at FROM blobs WHERE key = ?",
             arguments: [key]
         ).map { row in
@@ -57,10 +68,10 @@ enum Blobs {
     }
 
     /// `length` bytes from `offset` (0-based), read with SQL `substr` so only that slice is loaded.
-    static func bytes(_ db: Database, key: String, offset: Int, length: Int) throws -> Data? {
-        try Data.fetchOne(
-            db,
-            sql: "SELECT substr(data, ?, ?) FROM blobs WHERE key = ?",
+    static func bytes(_ db: any SQLSession, key: String, offset: Int, length: Int) throws -> Data? {
+        try db.fetchValue(
+            Data.self,
+            sql: "SELECT substr(data, CAST(? AS INTEGER), CAST(? AS INTEGER)) FROM blobs WHERE key = ?",
             arguments: [offset + 1, length, key]
         )
     }

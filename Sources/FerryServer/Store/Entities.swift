@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The versioned entity store every domain shares: one row per entity, a version per
 /// entity, a global sequence number per change and tombstones for deletions.
@@ -8,18 +7,22 @@ import GRDB
 /// it is (`user:<id>`, `group:<id>`, `global`).
 enum Entities {
     /// The live entity, or nil when absent or deleted.
-    static func fetch(_ db: Database, _ collection: String, scope: String, id: String) throws -> JSON? {
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0"
-            ),
+    static func fetch(_ db: any SQLSession, _ collection: String, scope: String, id: String) throws -> JSON? {
+        let row = try db.fetchOne(
+            sql: "SELECT data FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0",
             arguments: [collection, scope, id]
         )
         return row.flatMap { decode($0["data"]) }
     }
 
     /// The live entity or a 404 with `code`.
-    static func require(_ db: Database, _ collection: String, scope: String, id: String, code: String) throws -> JSON {
+    static func require(
+        _ db: any SQLSession,
+        _ collection: String,
+        scope: String,
+        id: String,
+        code: String
+    ) throws -> JSON {
         guard let entity = try fetch(db, collection, scope: scope, id: id) else {
             throw notFound(collection, id: id, code: code)
         }
@@ -33,31 +36,33 @@ enum Entities {
 
     /// Live entities of a collection in a scope, oldest first, optionally filtered by an SQL condition on `data`.
     static func list(
-        _ db: Database,
+        _ db: any SQLSession,
         _ collection: String,
         scope: String,
         filter: String? = nil,
-        arguments: StatementArguments = []
+        arguments: SQLArguments = []
     ) throws -> [JSON] {
         var sql = "SELECT data FROM entities WHERE collection = ? AND scope = ? AND deleted = 0"
         if let filter { sql += " AND (\(filter))" }
         sql += " ORDER BY seq"
-        var all: StatementArguments = [collection, scope]
+        var all: SQLArguments = [collection, scope]
         all += arguments
-        return try Row.fetchAll(db, sql: sql, arguments: all).compactMap { decode($0["data"]) }
+        return try db.fetchAll(
+            sql: sql,
+            arguments: all
+        ).compactMap { decode($0["data"]) }
     }
 
     /// Live entities of a collection in any scope matching an SQL condition on `data` and `scope`.
     static func listAnyScope(
-        _ db: Database,
+        _ db: any SQLSession,
         _ collection: String,
         filter: String,
-        arguments: StatementArguments
+        arguments: SQLArguments
     ) throws -> [JSON] {
-        var all: StatementArguments = [collection]
+        var all: SQLArguments = [collection]
         all += arguments
-        return try Row.fetchAll(
-            db,
+        return try db.fetchAll(
             sql: "SELECT data FROM entities WHERE collection = ? AND deleted = 0 AND (\(filter)) ORDER BY seq",
             arguments: all
         ).compactMap { decode($0["data"]) }
@@ -67,15 +72,16 @@ enum Entities {
     /// records a change. Returns the stored entity.
     @discardableResult
     static func put(
-        _ db: Database,
+        _ db: any SQLSession,
         _ collection: String,
         scope: String,
         id: String,
         data: JSON,
         now: Date
     ) throws -> JSON {
-        let previous = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?"),
+        let previous = try db.fetchValue(
+            Int.self,
+            sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
             arguments: [collection, scope, id]
         )
         var entity = data
@@ -85,45 +91,46 @@ enum Entities {
         entity["version"] = .int(version)
         entity["updated_at"] = .string(updatedAt)
         let text = String(decoding: entity.encoded(), as: UTF8.self)
-        try db.cachedStatement(
+        try db.execute(
             sql: """
                 INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
                 VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                 ON CONFLICT (collection, scope, id) DO UPDATE SET
                     version = excluded.version, seq = excluded.seq, deleted = 0,
                     updated_at = excluded.updated_at, data = excluded.data
-                """
-        ).execute(arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text])
+                """,
+            arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text]
+        )
         return entity
     }
 
     /// Deletes an entity, leaving a tombstone for changes feeds. Returns false when it was not live.
     @discardableResult
-    static func delete(_ db: Database, _ collection: String, scope: String, id: String, now: Date) throws -> Bool {
-        try db.execute(
+    static func delete(_ db: any SQLSession, _ collection: String, scope: String, id: String, now: Date) throws -> Bool
+    {
+        let changed = try db.execute(
             sql: """
                 UPDATE entities SET deleted = 1, version = version + 1, seq = ?, updated_at = ?
                 WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0
                 """,
             arguments: [try nextSequence(db), Timestamp.string(now), collection, scope, id]
         )
-        return db.changesCount > 0
+        return changed > 0
     }
 
     /// One page of a changes feed after `since`, over one collection or several (then each
     /// change names its `collection`).
     static func changes(
-        _ db: Database,
+        _ db: any SQLSession,
         _ collections: [String],
         scope: String,
         since: Int,
         limit: Int
     ) throws -> (changes: [JSON], cursor: Int, hasMore: Bool) {
         let placeholders = collections.map { _ in "?" }.joined(separator: ", ")
-        var arguments = StatementArguments(collections)
+        var arguments = SQLArguments(collections)
         arguments += [scope, since, limit + 1]
-        let rows = try Row.fetchAll(
-            db,
+        let rows = try db.fetchAll(
             sql: """
                 SELECT collection, id, deleted, data, seq FROM entities
                 WHERE collection IN (\(placeholders)) AND scope = ? AND seq > ? ORDER BY seq LIMIT ?
@@ -148,11 +155,11 @@ enum Entities {
     /// The highest change sequence issued so far, 0 before the first change: no feed's
     /// cursor can be beyond it. Rows are never removed and a row's `seq` only grows, so the
     /// maximum is the last one issued.
-    static func highestSequence(_ db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM entities")) ?? 0
+    static func highestSequence(_ db: any SQLSession) throws -> Int {
+        try db.fetchValue(Int.self, sql: "SELECT COALESCE(MAX(seq), 0) FROM entities") ?? 0
     }
 
-    private static func nextSequence(_ db: Database) throws -> Int {
+    private static func nextSequence(_ db: any SQLSession) throws -> Int {
         try highestSequence(db) + 1
     }
 

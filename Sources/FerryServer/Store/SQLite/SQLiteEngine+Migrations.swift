@@ -1,6 +1,6 @@
 import GRDB
 
-extension ServerDatabase {
+extension SQLiteEngine {
     /// The schema, as migrations with namespaced ids that are never renamed.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

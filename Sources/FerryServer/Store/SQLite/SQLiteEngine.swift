@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// The embedded storage engine: a SQLite file at `<dataDirectory>/server.sqlite` (WAL,
+/// `synchronous=NORMAL`: survives a process crash, not a power loss), or an in-memory
+/// database when no directory is given.
+///
+/// A batch runs in one transaction (``transaction(_:)``): every read and write of the
+/// batch's task joins it, each write in a savepoint of its own, and nothing else uses the
+/// connection until it commits or rolls back.
+struct SQLiteEngine: StorageEngine {
+    private let writer: DatabaseQueue
+    private let gate = AccessGate()
+
+    /// Opens (creating if needed) and migrates the database.
+    init(dataDirectory: String?, busyTimeout: TimeInterval) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Several processes may serve one data folder (two `ferry` commands with an embedded server).
+        configuration.busyMode = .timeout(busyTimeout)
+        // A batch's transaction stays open across the accesses of its sub-requests.
+        configuration.allowsUnsafeTransactions = true
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        if let dataDirectory {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            let path = (dataDirectory as NSString).appendingPathComponent("server.sqlite")
+            writer = try DatabaseQueue(path: path, configuration: configuration)
+            try writer.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        } else {
+            writer = try DatabaseQueue(configuration: configuration)
+        }
+        try Self.migrator.migrate(writer)
+    }
+
+    func read<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        if isInBatch { return try onHeldConnection { try block(SQLiteSession(db: $0)) } }
+        await gate.enterShared()
+        defer { gate.leaveShared() }
+        return try await writer.read { try block(SQLiteSession(db: $0)) }
+    }
+
+    func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        if isInBatch {
+            return try onHeldConnection { db in
+                var result: T?
+                try db.inSavepoint {
+                    result = try block(SQLiteSession(db: db))
+                    return .commit
+                }
+                return result!
+            }
+        }
+        await gate.enterShared()
+        defer { gate.leaveShared() }
+        return try await writer.write { try block(SQLiteSession(db: $0)) }
+    }
+
+    func transaction<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await gate.enterExclusive()
+        defer { gate.leaveExclusive() }
+        // Off this thread: another process may hold the file, and this waits for it.
+        try await writer.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+        do {
+            let result = try await BatchTransaction.$current.withValue(ObjectIdentifier(gate)) { try await body() }
+            try onHeldConnection { db in try db.commit() }
+            return result
+        } catch {
+            try? onHeldConnection { db in
+                if db.isInsideTransaction { try db.rollback() }
+            }
+            throw error
+        }
+    }
+
+    func savepoint<T: Sendable>(_ body: () async throws -> T, keep: (T) -> Bool) async throws -> T {
+        try onHeldConnection { db in try db.execute(sql: "SAVEPOINT subrequest") }
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            try onHeldConnection { db in
+                try db.execute(sql: "ROLLBACK TO subrequest; RELEASE subrequest")
+            }
+            throw error
+        }
+        let kept = keep(result)
+        try onHeldConnection { db in
+            try db.execute(sql: kept ? "RELEASE subrequest" : "ROLLBACK TO subrequest; RELEASE subrequest")
+        }
+        return result
+    }
+
+    func close() async {}
+}
+
+extension SQLiteEngine {
+    /// Runs `block` at once on the connection that a batch holds: nothing else uses it
+    /// inside the batch's transaction, so there is no queue to wait in, and the batch's
+    /// statements run without a hop to another thread.
+    private func onHeldConnection<T>(_ block: (Database) throws -> T) throws -> T {
+        try writer.writeWithoutTransaction(block)
+    }
+
+    /// Whether the current task runs inside this database's open batch transaction.
+    private var isInBatch: Bool { BatchTransaction.current == ObjectIdentifier(gate) }
+}
+
+/// Marks the task of a batch whose transaction is open (by the database's identity): its
+/// database accesses join that transaction.
+private enum BatchTransaction {
+    @TaskLocal static var current: ObjectIdentifier?
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// An ``SQLSession`` over a GRDB connection. Every statement is a cached one: the server's
+/// SQL is a small fixed set, and preparing it once per connection keeps hot paths fast.
+struct SQLiteSession: SQLSession {
+    let db: Database
+
+    var dialect: SQLDialect { .sqlite }
+
+    func execute(sql: String, arguments: SQLArguments) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
+        return db.changesCount
+    }
+
+    func fetchAll(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
+        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments.statementArguments).map(SQLRow.init)
+    }
+
+    func fetchOne(sql: String, arguments: SQLArguments) throws -> SQLRow? {
+        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments.statementArguments).map(SQLRow.init)
+    }
+}
+
+extension SQLArguments {
+    /// The arguments as GRDB binds them.
+    var statementArguments: StatementArguments {
+        StatementArguments(values.map(\.databaseValue))
+    }
+}
+
+extension SQLValue {
+    /// The value as GRDB stores it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let integer): integer.databaseValue
+        case .real(let real): real.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let data): data.databaseValue
+        }
+    }
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let integer): self = .integer(integer)
+        case .double(let real): self = .real(real)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        }
+    }
+}
+
+extension SQLRow {
+    init(_ row: Row) {
+        self.init(columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init))
+    }
+}
