@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // `/metrics` in Prometheus's text format, on the reference server and on a runner's live view.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The reference server's PostgreSQL storage engine (`ferry serve --database postgres://...`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation --target SyncKernel` (SyncKernel.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -55,7 +57,10 @@ let package = Package(
             name: "SyncKernelCLI",
             dependencies: ["SyncKernel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "SyncKernelTesting", dependencies: ["SyncKernel", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "SyncKernelTesting",
+            dependencies: ["SyncKernel", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(
             name: "FerryServer",
             dependencies: [
@@ -63,6 +68,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -106,7 +114,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginGuideTests",
-            dependencies: ["SyncKernel", "SyncKernelTesting", "FerryServer", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SyncKernel", "SyncKernelTesting", "FerryServer", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "FerryCLITests",

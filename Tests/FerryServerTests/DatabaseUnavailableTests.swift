@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 import Testing
 
-@Suite("A database held by another process answers 503, and loses nothing")
+@Suite("A SQLite database held by another process answers 503, and loses nothing")
 struct DatabaseUnavailableTests {
     @Test func aWriteWhileTheDatabaseIsLockedIs503WithRetryAfterAndNothingChanged() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-db-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await TestServer.start {
+        let server = try await TestServer.start(storage: .sqlite) {
             $0.dataDirectory = folder.path
             $0.databaseBusyTimeout = 0.2
         }

@@ -57,8 +57,10 @@ enum LoginLimits {
                 sql: """
                     INSERT INTO login_attempts (key, failures, window_start) VALUES (?1, 1, ?2)
                     ON CONFLICT (key) DO UPDATE SET
-                        failures = CASE WHEN window_start + ?3 <= ?2 THEN 1 ELSE failures + 1 END,
-                        window_start = CASE WHEN window_start + ?3 <= ?2 THEN ?2 ELSE window_start END
+                        failures = CASE WHEN login_attempts.window_start + ?3 <= ?2 THEN 1
+                            ELSE login_attempts.failures + 1 END,
+                        window_start = CASE WHEN login_attempts.window_start + ?3 <= ?2 THEN ?2
+                            ELSE login_attempts.window_start END
                     """,
                 arguments: [key, now, configuration.loginWindow]
             )

@@ -114,12 +114,19 @@ struct Dispatcher: Sendable {
         }) {
             return try replay(record, fingerprint: fingerprint, key: key)
         }
-        let response = try await respond(route, request, idempotent: idempotent)
+        let response: APIResponse
+        do {
+            response = try await respond(route, request, idempotent: idempotent)
+        } catch let answered as IdempotencyStore.Answered {
+            return try replay(answered.record, fingerprint: fingerprint, key: key)
+        }
         // An answer without an effect (a refusal) is recorded here; a 5xx is not: the
         // request may be retried.
         if response.status.code < 500, !idempotent.isRecorded {
             let now = environment.now
             try await environment.database.write { db in
+                // Another instance may have recorded this key meanwhile: its record stands.
+                guard try IdempotencyStore.find(db, userID: user.id, key: key) == nil else { return }
                 try IdempotencyStore.save(
                     db,
                     userID: user.id,

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The answer to an error, in the error shape: an ``APIError`` as it is, a TMDB failure in
-/// TMDB's shape, an unusable database as `503 database_unavailable`, anything else `500`.
+/// TMDB's shape, an unusable database (SQLite or PostgreSQL) as `503 database_unavailable`, anything else `500`.
 enum ErrorAnswer {
     static func response(
         for error: any Error,
@@ -22,14 +22,11 @@ enum ErrorAnswer {
         }
         if let failure = error as? DatabaseError, isUnavailable(failure) {
             environment.logger.warning("The database is unavailable: \(failure.resultCode)")
-            return .error(
-                APIError(
-                    .serviceUnavailable,
-                    "database_unavailable",
-                    "The server's database is busy or unavailable; nothing was changed. Try again shortly.",
-                    headers: ["Retry-After": "1"]
-                )
-            )
+            return .error(databaseUnavailable)
+        }
+        if let failure = error as? StorageUnavailable {
+            environment.logger.warning("\(failure)")
+            return .error(databaseUnavailable)
         }
         environment.logger.error(
             "Unexpected error",
@@ -37,6 +34,14 @@ enum ErrorAnswer {
         )
         return .error(APIError(.internalServerError, "internal_error", "The server failed to handle this request."))
     }
+
+    /// The answer when the database cannot be used now: nothing was changed, retry shortly.
+    static let databaseUnavailable = APIError(
+        .serviceUnavailable,
+        "database_unavailable",
+        "The server's database is busy or unavailable; nothing was changed. Try again shortly.",
+        headers: ["Retry-After": "1"]
+    )
 
     /// Whether `error` says the database cannot be used now (held by another process, out
     /// of room, unreadable) rather than that the request was wrong: the transaction rolled

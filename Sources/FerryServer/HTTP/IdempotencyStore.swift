@@ -9,6 +9,12 @@ enum IdempotencyStore {
         var response: APIResponse
     }
 
+    /// A request's key was answered by a write that committed after the dispatcher looked
+    /// (on another server instance): its record, to replay instead of running the effect.
+    struct Answered: Error {
+        var record: Record
+    }
+
     static func find(_ db: any SQLSession, userID: String, key: String) throws -> Record? {
         try db.fetchOne(
             sql: "SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ? AND key = ?",

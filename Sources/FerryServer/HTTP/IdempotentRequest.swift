@@ -35,6 +35,11 @@ extension ServerDatabase {
     /// Runs a handler's `effect` and makes its `answer` in one write transaction; with an
     /// `Idempotency-Key`, the answer is recorded in that transaction too. Every handler
     /// that changes state writes through here.
+    ///
+    /// The write first looks for the key's record again: another server instance on the
+    /// same database may have answered it since the dispatcher looked. Writes are
+    /// serialized, so what it finds is final; the effect does not run twice, and the
+    /// record found is thrown as ``IdempotencyStore/Answered`` for the dispatcher to replay.
     func commit<T: Sendable>(
         now: Date,
         _ effect: @escaping @Sendable (any SQLSession) throws -> T,
@@ -42,6 +47,9 @@ extension ServerDatabase {
     ) async throws -> APIResponse {
         let request = IdempotentRequest.current
         return try await write { db in
+            if let request, let record = try IdempotencyStore.find(db, userID: request.userID, key: request.key) {
+                throw IdempotencyStore.Answered(record: record)
+            }
             let response = answer(try effect(db))
             try request?.record(response, now: now, in: db)
             return response

@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
 
-/// Ferry's reference backend: the HTTP contract of `docs/protocol.md` over SQLite.
+/// Ferry's reference backend: the HTTP contract of `docs/protocol.md` over SQLite or PostgreSQL.
 ///
 /// ```swift
 /// let server = try await FerryServer.start(FerryServerConfiguration(port: 0, seedDemo: true))
@@ -12,12 +12,19 @@ public enum FerryServer {
     /// Starts the server and returns once it accepts connections.
     public static func start(_ configuration: FerryServerConfiguration) async throws -> RunningFerryServer {
         let metrics = ServerMetrics()
-        let database = try ServerDatabase(
-            dataDirectory: configuration.dataDirectory,
-            busyTimeout: configuration.databaseBusyTimeout,
-            metrics: metrics
-        )
+        let database = try await ServerDatabase.open(configuration, metrics: metrics)
         let environment = ServerEnvironment(configuration: configuration, database: database, metrics: metrics)
+        do {
+            return try await start(environment)
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    /// Seeds and starts listening, over a database already open.
+    private static func start(_ environment: ServerEnvironment) async throws -> RunningFerryServer {
+        let configuration = environment.configuration
         if configuration.seedDemo {
             try await DemoSeed.load(into: environment)
         }

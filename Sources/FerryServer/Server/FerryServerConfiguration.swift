@@ -15,6 +15,9 @@ public struct FerryServerConfiguration: Sendable {
     public var port: Int
     /// Where `server.sqlite` lives; nil keeps everything in memory.
     public var dataDirectory: String?
+    /// A PostgreSQL database to keep everything in instead of SQLite (``dataDirectory`` is
+    /// then unused): several servers may share it, each one stateless.
+    public var postgres: PostgresLocation?
     /// Whether to load the demo users and data (see `docs/protocol.md`, "Demo data").
     public var seedDemo: Bool
     /// Faults injected from the start; change them later with `PUT /admin/faults` or ``RunningFerryServer/setFaults(_:)``.
@@ -75,6 +78,7 @@ public struct FerryServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
+        self.postgres = nil
         self.seedDemo = seedDemo
         self.faults = faults
         self.logger = logger

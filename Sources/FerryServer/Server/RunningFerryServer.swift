@@ -20,9 +20,11 @@ public final class RunningFerryServer: Sendable {
         return "http://\(shown):\(port)"
     }
 
-    /// Stops gracefully: requests in flight finish, then the listener closes.
+    /// Stops gracefully: requests in flight finish, then the listener and the database's
+    /// connections close.
     public func stop() async {
         await supervisor.shutdown()
+        await environment.database.close()
     }
 
     /// The faults in force now.

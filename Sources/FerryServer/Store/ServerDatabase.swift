@@ -16,6 +16,24 @@ struct ServerDatabase: Sendable {
         self.init(engine: try SQLiteEngine(dataDirectory: dataDirectory, busyTimeout: busyTimeout), metrics: metrics)
     }
 
+    /// Opens the database `configuration` names: its PostgreSQL location, else SQLite in its
+    /// data directory (or in memory).
+    static func open(_ configuration: FerryServerConfiguration, metrics: ServerMetrics) async throws -> ServerDatabase {
+        guard let postgres = configuration.postgres else {
+            return try ServerDatabase(
+                dataDirectory: configuration.dataDirectory,
+                busyTimeout: configuration.databaseBusyTimeout,
+                metrics: metrics
+            )
+        }
+        let engine = try await PostgresEngine.open(
+            postgres,
+            busyTimeout: configuration.databaseBusyTimeout,
+            logger: configuration.logger
+        )
+        return ServerDatabase(engine: engine, metrics: metrics)
+    }
+
     /// Serves from `engine`, already open and migrated.
     init(engine: any StorageEngine, metrics: ServerMetrics? = nil) {
         self.engine = engine

@@ -10,10 +10,12 @@ struct TestServer {
     let server: RunningFerryServer
     let clock: TestClock
 
-    /// Starts a server with fast password hashing and short demo tracks.
+    /// Starts a server with fast password hashing and short demo tracks, on `storage`
+    /// (SQLite, or PostgreSQL when the test run has a database: ``TestStorage``).
     static func start(
         seedDemo: Bool = true,
         faults: FaultSettings = .init(),
+        storage: TestStorage = .default,
         configure: (inout FerryServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let clock = TestClock()
@@ -24,6 +26,9 @@ struct TestServer {
         configuration.demoTrackSeconds = 0.5
         configuration.now = { clock.now }
         configure(&configuration)
+        if case .postgres(let server) = storage {
+            configuration.postgres = server.inSchema(TestStorage.schema(for: configuration.dataDirectory))
+        }
         return TestServer(server: try await FerryServer.start(configuration), clock: clock)
     }
 
