@@ -10,9 +10,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run FerryServer, the reference backend of docs/protocol.md.",
         discussion: Examples.discussion(
-            "Stores everything in SQLite under --data (in memory without it). --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) and /metrics (Prometheus) are off unless --admin-token or --admin-loopback turns them on.",
+            "Stores everything in SQLite under --data (in memory without it), or in PostgreSQL with --database, where several servers can share one database. --seed-demo loads the demo user demo / demo-password and demo data. /admin (faults, statistics, users) and /metrics (Prometheus) are off unless --admin-token or --admin-loopback turns them on.",
             examples: [
                 "ferry serve --seed-demo", "ferry serve --port 8080 --data server-data --seed-demo --admin-loopback",
+                "ferry serve --database postgres://ferry@127.0.0.1:5432/ferry",
             ]
         )
     )
@@ -30,6 +31,13 @@ struct ServeCommand: AsyncParsableCommand {
         ),
         completion: .directory
     ) var data: String?
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL database to store everything in instead of SQLite: postgres://USER[:PASSWORD]@HOST:PORT/DATABASE[?schema=NAME] (also $FERRY_DATABASE_URL, which keeps a password out of the process list).",
+            valueName: "url"
+        ),
+        transform: ServeCommand.database
+    ) var database: PostgresLocation?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
     @Flag(help: "Log at debug level.") var verbose = false
     @Option(
@@ -68,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger: Logger(label: "ferry.server")
         )
         configuration.admin = adminAccess
+        configuration.postgres = try postgres
         try await FerryServer.run(configuration)
     }
 
@@ -78,6 +87,36 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), not \(text)")
         }
         return port
+    }
+
+    /// A database URL from `--database`; the error never repeats the URL (it may carry a password).
+    static func database(_ text: String) throws -> PostgresLocation {
+        do {
+            return try PostgresLocation(url: text)
+        } catch {
+            throw ValidationError("--database: \(error.message)")
+        }
+    }
+
+    /// The PostgreSQL database of `--database` or `$FERRY_DATABASE_URL`, nil for SQLite;
+    /// `--data` with it is refused, as it would be unused.
+    var postgres: PostgresLocation? {
+        get throws {
+            var location = database
+            if location == nil, let url = ProcessInfo.processInfo.environment["FERRY_DATABASE_URL"], !url.isEmpty {
+                do {
+                    location = try PostgresLocation(url: url)
+                } catch {
+                    throw ValidationError("$FERRY_DATABASE_URL: \(error.message)")
+                }
+            }
+            if location != nil, data != nil {
+                throw ValidationError(
+                    "--data and --database are alternatives: the server keeps everything in one of them."
+                )
+            }
+            return location
+        }
     }
 
     /// Off unless a token or loopback access is asked for: a deployed server has no /admin.
