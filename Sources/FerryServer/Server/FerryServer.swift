@@ -70,7 +70,12 @@ public enum FerryServer {
 }
 
 /// Runs a server as a service: start, wait for graceful shutdown (or cancellation), stop.
-struct FerryServerService: Service {
+///
+/// Its description is its name alone: the service group logs its services, and the
+/// configuration holds secrets (an admin token, a database URL).
+struct FerryServerService: Service, CustomStringConvertible {
+    var description: String { "FerryServer" }
+
     let configuration: FerryServerConfiguration
 
     func run() async throws {

@@ -6,7 +6,7 @@ import Foundation
 /// `schema` keeps the server's tables in a schema of their own (created when missing), so
 /// several servers or test runs can share one database. The password is kept for
 /// connecting only: ``description`` and every error leave it out.
-public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     public var host: String
     public var port: Int
     public var user: String
@@ -48,6 +48,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         let query = schema == "public" ? "" : "?schema=\(schema)"
         return "postgres://\(user)@\(host):\(port)/\(database)\(query)"
     }
+
+    public var debugDescription: String { description }
 
     /// This location with another schema (a test's own tables in a shared database).
     public func inSchema(_ schema: String) -> PostgresLocation {
