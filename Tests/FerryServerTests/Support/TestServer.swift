@@ -26,7 +26,7 @@ struct TestServer {
         configuration.demoTrackSeconds = 0.5
         configuration.now = { clock.now }
         configure(&configuration)
-        if case .postgres(let server) = storage {
+        if case .postgres(let server) = storage, configuration.postgres == nil {
             configuration.postgres = server.inSchema(TestStorage.schema(for: configuration.dataDirectory))
         }
         return TestServer(server: try await FerryServer.start(configuration), clock: clock)
