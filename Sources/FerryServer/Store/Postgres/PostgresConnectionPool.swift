@@ -10,6 +10,8 @@ import PostgresNIO
 /// ``StorageUnavailable`` at once, never a wait: the request answers 503.
 actor PostgresConnectionPool {
     private let configuration: PostgresConnection.Configuration
+    /// The database's URL without its password, for errors.
+    private let name: String
     private let maximum: Int
     private let logger: Logger
     private var idle: [PostgresConnection] = []
@@ -18,8 +20,9 @@ actor PostgresConnectionPool {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var closed = false
 
-    init(configuration: PostgresConnection.Configuration, maximum: Int, logger: Logger) {
+    init(configuration: PostgresConnection.Configuration, name: String, maximum: Int, logger: Logger) {
         self.configuration = configuration
+        self.name = name
         self.maximum = maximum
         self.logger = logger
     }
@@ -73,7 +76,9 @@ actor PostgresConnectionPool {
                 } catch {
                     open -= 1
                     wakeOne()
-                    throw StorageUnavailable(reason: "cannot connect (\(PostgresFailure.summary(of: error)))")
+                    throw StorageUnavailable(
+                        reason: "cannot connect to \(name) (\(PostgresFailure.summary(of: error)))"
+                    )
                 }
             }
             await withCheckedContinuation { waiting.append($0) }

@@ -66,7 +66,12 @@ final class PostgresEngine: StorageEngine {
         configuration.options.connectTimeout = .seconds(5)
         self.location = location
         self.logger = logger
-        self.pool = PostgresConnectionPool(configuration: configuration, maximum: maximumConnections, logger: logger)
+        self.pool = PostgresConnectionPool(
+            configuration: configuration,
+            name: location.description,
+            maximum: maximumConnections,
+            logger: logger
+        )
         self.threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
     }

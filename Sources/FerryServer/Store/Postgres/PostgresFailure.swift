@@ -1,4 +1,6 @@
+import Foundation
 import NIOCore
+import NIOPosix
 import PostgresNIO
 
 /// Which PostgreSQL failures mean "the database cannot be used now" (answered 503, safe to
@@ -47,11 +49,12 @@ enum PostgresFailure {
     static func summary(of error: any Error) -> String {
         if let error = error as? PSQLError {
             if let state = error.serverInfo?[.sqlState] { return "SQLSTATE \(state)" }
-            return "\(error.code)"
+            return error.underlying.map { "\(error.code): \(summary(of: $0))" } ?? "\(error.code)"
         }
-        if let error = error as? IOError {
-            return "\(error.errnoCode == 111 ? "connection refused" : "I/O error \(error.errnoCode)")"
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+            return summary(of: first.error)
         }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         return String(describing: type(of: error))
     }
 }
