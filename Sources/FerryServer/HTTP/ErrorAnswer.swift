@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The answer to an error, in the error shape: an ``APIError`` as it is, a TMDB failure in
-/// TMDB's shape, an unusable database (SQLite or PostgreSQL) as `503 database_unavailable`, anything else `500`.
+/// TMDB's shape, an unusable database (SQLite or PostgreSQL) as `503 database_unavailable`,
+/// anything else `500`.
 enum ErrorAnswer {
     static func response(
         for error: any Error,

@@ -1,7 +1,8 @@
 import FerryHashing
 import Foundation
 
-/// File bytes (recipe photos, audio tracks) kept in SQLite blobs, with size and SHA-256.
+/// File bytes (recipe photos, audio tracks) kept in the database (SQLite BLOB, PostgreSQL
+/// BYTEA), with size and SHA-256.
 enum Blobs {
     /// What is known of a stored file without reading its bytes.
     struct Info: Sendable {

@@ -88,7 +88,9 @@ extension PostgresEngine {
                     data BYTEA NOT NULL,
                     updated_at TEXT NOT NULL
                 )
-                """
+                """,
+                // Uncompressed out of line, so that a range read (`substr`) fetches only its slice.
+                "ALTER TABLE blobs ALTER COLUMN data SET STORAGE EXTERNAL",
             ]
         ),
         (
