@@ -62,6 +62,15 @@ struct ProgressTests {
         #expect(terminal.contains("\r\u{1B}[2Kimported 2 of 2"), "\(terminal.debugDescription)")
     }
 
+    @Test func onATerminalACommandThatDownloadsNothingWritesNoEscapeSequence() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        for command in [["config", "check"], ["queue", "list"], ["status"]] {
+            let (status, terminal) = try await runOnTerminal(ferry, command)
+            #expect(status == 0, "\(command): \(terminal)")
+            #expect(!terminal.contains("\u{1B}"), "\(command): \(terminal.debugDescription)")
+        }
+    }
+
     /// Runs ferry with standard error on a terminal (standard output piped) and returns its
     /// exit status and what it wrote to the terminal.
     func runOnTerminal(_ ferry: FerryExecutable, _ arguments: [String]) async throws -> (Int32, String) {
