@@ -72,6 +72,14 @@ struct RunOutputTests {
         try await test.finish()
     }
 
+    @Test func aFailedPullIsSaidAtOnceByTheRunnerNotByALogLine() async throws {
+        let test = Printer(style: .digest)
+        test.bus.emit(.pullFailed(plugin: "recipes", reason: "500 internal: boom"))
+        try await eventually("the sentence") { !test.lines.all.isEmpty }
+        #expect(test.lines.all == ["recipes: pull failed: 500 internal: boom"])
+        try await test.finish()
+    }
+
     @Test func verboseKeepsALinePerOperation() async throws {
         let test = Printer(style: .everyEvent)
         test.bus.emit(Self.sent)

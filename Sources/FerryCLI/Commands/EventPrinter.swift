@@ -97,10 +97,10 @@ struct EventPrinter: Service {
     }
 
     /// What a person acts on, said at once in the default style: logins, the network,
-    /// resyncs. Per-operation events go into the summary instead, and a failed pull is
-    /// already a warning of the kernel's.
+    /// resyncs, failed pulls. Per-operation events go into the summary instead.
     static func sentence(_ event: SyncEvent) -> String? {
         switch event {
+        case .pullFailed(let plugin, let reason): "\(plugin): pull failed: \(reason)"
         case .connectivity(let state): "network: \(state.summary)"
         case .needsLogin(let plugin, _): "\(plugin) needs a login: run `ferry auth login`"
         case .resumedAfterLogin(let plugin): "\(plugin) signed in again: sending its held operations"

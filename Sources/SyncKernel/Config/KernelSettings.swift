@@ -10,7 +10,8 @@ public struct KernelSettings: Codable, Sendable {
     public var durability: Durability = .normal
     /// The name of the lowest log level written (`trace`, `debug`, `info`, `notice`,
     /// `warning`, `error`, `critical`); the executable that sets up logging checks it.
-    public var logLevel: String = "info"
+    /// By default only warnings and errors, which a command prints as plain sentences.
+    public var logLevel: String = "warning"
     /// `network:`: how the kernel decides whether the remote can be reached.
     public var network: NetworkSettings = .init()
     /// `sync:`: how the runner sends, batches and pulls.

@@ -419,7 +419,9 @@ extension SyncEngine {
             case .transient(let reason, _), .rejected(let reason), .conflict(_, let reason, _),
                 .waitsFor(_, let reason), .misconfigured(let reason):
                 summary.pullFailures[name] = reason
-                runtime.logger.warning("\(name): pull failed: \(reason)")
+                // The runner says it (the summary of `run --once`, a sentence of `run`): a
+                // warning here would say it twice.
+                runtime.logger.notice("\(name): pull failed: \(reason)")
                 runtime.events.emit(.pullFailed(plugin: name, reason: reason))
             }
         }
