@@ -120,7 +120,7 @@ struct JSONCommandTests {
         let ferry = try await Self.signedIn(server)
         #expect(try await ferry.run(["domain", "bookmarks", "put", "swift", "--body", #"{"url": "https://swift.org"}"#]).status == 0)
         let running = try ferry.start(["--json", "run"])
-        let lines = await Self.lines(of: running) { $0.contains(#""event":"sent""#) }
+        let lines = await running.lines(of: running.stdout) { $0.contains(#""event":"sent""#) }
         running.process.terminate()
         _ = await running.exited()
         #expect(!lines.isEmpty)
@@ -156,28 +156,5 @@ struct JSONCommandTests {
         let error = try Self.error(refused)
         #expect(error["code"] as? String == "usage" && (error["message"] as? String)?.contains("--yes") == true)
         await server.stop()
-    }
-
-    /// Lines of standard output until one matches `done` or the process ends (at most a minute).
-    static func lines(of running: FerryExecutable.Running, until done: @escaping @Sendable (String) -> Bool) async -> [String] {
-        let deadline = DispatchTime.now() + 60
-        DispatchQueue.global().asyncAfter(deadline: deadline) { if running.process.isRunning { running.process.terminate() } }
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var buffer = Data()
-                var lines: [String] = []
-                while true {
-                    let chunk = running.stdout.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    buffer += chunk
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                        buffer = Data(buffer[(newline + 1)...])
-                    }
-                    if lines.contains(where: done) { break }
-                }
-                continuation.resume(returning: lines)
-            }
-        }
     }
 }

@@ -30,8 +30,9 @@ struct EventPrinter: Service {
     let banner: String
     /// The owning plugin's words for a conflict, if it has any.
     let describeConflict: @Sendable (ConflictReport) -> String?
-    /// Where lines go: standard output, unbuffered, so a log file sees each as it happens.
-    var write: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    /// Where lines for people go: standard error, unbuffered, so a log file sees each as it
+    /// happens; standard output is kept for the `--json` stream.
+    var write: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     /// What the summary counts, shared by the event loop and the timer.
     let digest: SharedDigest
 

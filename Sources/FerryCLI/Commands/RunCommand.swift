@@ -11,7 +11,7 @@ struct RunCommand: RuntimeCommand {
         commandName: "run",
         abstract: "Sync every enabled plugin: send queued writes, pull remote changes.",
         discussion: Examples.discussion(
-            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far and how many files, and bytes, were downloaded. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line).",
+            "With --once, does what can be done now, prints a summary (--json: one object) and exits: 0 when nothing is left to do now, 1 when something failed (a dead letter, a failed pull), 75 when work waits for a login, for connectivity, for an unmetered network, for a configuration change or for its account to sign in (run it again later, after the change); on a terminal, standard error shows how many operations were sent so far and how many files, and bytes, were downloaded. Without it, runs until SIGINT or SIGTERM and stops cleanly, printing on standard error a summary line every 10 s in which something happened (--verbose: a line per event; --json: one JSON object per event, per line, on standard output).",
             examples: ["ferry run --once", "ferry run --once --json", "ferry run --verbose"]
         )
     )
