@@ -45,6 +45,17 @@ struct CommandLineTests {
         #expect(result.error.contains("ferry queue list"))
     }
 
+    @Test func recipesListPrintsItsTableOnStandardOutputAndItsFooterOnStandardError() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let recipe = ferry.folder.appendingPathComponent("soup.json")
+        try Data(#"{"title": "Soup"}"#.utf8).write(to: recipe)
+        #expect(try await ferry.run(["recipes", "add", recipe.path]).status == 0)
+        let result = try await ferry.run(["recipes", "list"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Soup") && !result.output.contains("from the local cache"), "\(result.output)")
+        #expect(result.error.contains("1 recipe from the local cache; never synced with the server"), "\(result.error)")
+    }
+
     @Test func runOnceWithNothingToDoSucceedsOffline() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
         let result = try await ferry.run(["run", "--once"])

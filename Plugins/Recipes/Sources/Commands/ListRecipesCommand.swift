@@ -31,7 +31,8 @@ struct ListRecipesCommand: RuntimeCommand {
             let screen = WatchScreen(json: global.json)
             for try await answer in book.watch(savedOnly: saved, policy: refresh ? .cacheThenNetwork : .cacheOnly) {
                 let now = runtime.clock.now()
-                try screen.show(render(answer.value, now: now), json: answer.value, at: now)
+                let text = table(answer.value) + footer(answer.value, now: now) + "\n"
+                try screen.show(text, json: answer.value, at: now)
             }
             return
         }
@@ -49,32 +50,35 @@ struct ListRecipesCommand: RuntimeCommand {
             try Output(json: true).printJSON(listing)
             return
         }
-        print(render(listing, now: runtime.clock.now()), terminator: "")
+        print(table(listing), terminator: "")
+        // A note for people, like `movies list`'s: standard output stays the table.
+        Output.warn(footer(listing, now: runtime.clock.now()))
     }
 
-    /// The list as people read it: a table (or why it is empty), then a line saying how
-    /// many and when they were last synced.
-    private func render(_ listing: RecipeListing, now: Date) -> String {
-        var text: String
+    /// The list as people read it: a table, or why it is empty.
+    private func table(_ listing: RecipeListing) -> String {
         if listing.recipes.isEmpty {
-            text =
+            return
                 saved
                 ? "no saved recipes here; save one with `ferry recipes save ID`\n"
                 : "no recipes cached yet; run `ferry run --once` (or `ferry recipes list --refresh`) while online\n"
-        } else {
-            text = Output.render(
-                ["ID", "TITLE", "SAVED", "SYNC"],
-                listing.recipes.map { item in
-                    [item.id, item.title ?? "(not fetched yet)", item.saved ? "yes" : "", Self.sync(item)]
-                }
-            )
         }
+        return Output.render(
+            ["ID", "TITLE", "SAVED", "SYNC"],
+            listing.recipes.map { item in
+                [item.id, item.title ?? "(not fetched yet)", item.saved ? "yes" : "", Self.sync(item)]
+            }
+        )
+    }
+
+    /// How many recipes are listed and when they were last synced:
+    /// `3 recipes from the local cache; last synced 40 s ago`.
+    private func footer(_ listing: RecipeListing, now: Date) -> String {
         let count = listing.recipes.count
         let last =
             listing.lastSyncedAt.map { "last synced \(Output.relative($0, now: now))" }
             ?? "never synced with the server"
-        text += "\(count) recipe\(count == 1 ? "" : "s") from the local cache; \(last)\n"
-        return text
+        return "\(count) recipe\(count == 1 ? "" : "s") from the local cache; \(last)"
     }
 
     static func sync(_ item: RecipeListing.Item) -> String {
