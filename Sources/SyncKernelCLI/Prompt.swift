@@ -45,6 +45,18 @@ public enum Prompt {
         return ["y", "yes"].contains(answer.lowercased())
     }
 
+    /// Asks a yes/no question whose plain Enter (or an answer that is neither yes nor no)
+    /// means `byDefault`: `[Y/n]` when that is yes, `[y/N]` when no, `[y/n]` when nil (the
+    /// caller decides nothing then). Nil without a terminal. For questions where one answer
+    /// deletes data, the default is the answer that keeps it.
+    public static func decide(_ question: String, byDefault: Bool?) -> Bool? {
+        let choices = byDefault.map { $0 ? "[Y/n]" : "[y/N]" } ?? "[y/n]"
+        guard let answer = ask("\(question) \(choices) ")?.lowercased() else { return nil }
+        if ["y", "yes"].contains(answer) { return true }
+        if ["n", "no"].contains(answer) { return false }
+        return byDefault
+    }
+
     /// Asks a yes/no question and stops the command when the answer is no, with one exit
     /// status for every command (64, a usage error): `unchanged` says what did not happen,
     /// and the message adds how `--yes` answers.

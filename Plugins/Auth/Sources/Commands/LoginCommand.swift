@@ -71,7 +71,9 @@ struct LoginCommand: RuntimeCommand {
     private func settleSignedOutWork(runtime: FerryRuntime, account: String, username: String) async throws {
         let count = try await runtime.queuedWhileSignedOut()
         guard count > 0 else { return }
-        switch keepOrDiscard("\(count) change(s) were made on this device while nobody was signed in. Keep them as \(username)'s and send them? (no discards them)") {
+        let question =
+            "\(count) change(s) were made on this device while nobody was signed in. Keep them as \(username)'s and send them? (no discards them; Enter holds them)"
+        switch keepOrDiscard(question, byDefault: nil) {
         case true?:
             let adopted = try await runtime.adoptSignedOutWork(for: account)
             global.output.say("kept \(adopted) change(s) made while signed out; they are sent as \(username)'s")
@@ -91,7 +93,8 @@ struct LoginCommand: RuntimeCommand {
         let others = try await runtime.queuedForOtherAccounts(than: account)
         guard !others.isEmpty else { return }
         let description = others.sorted { $0.key < $1.key }.map { "\($0.value) for \($0.key)" }.joined(separator: ", ")
-        if keepOrDiscard("Work is queued for another account (\(description)). Keep it for that account? (no discards it)") == false {
+        let question = "Work is queued for another account (\(description)). Keep it for that account? (no discards it)"
+        if keepOrDiscard(question, byDefault: true) == false {
             var dropped = 0
             for other in others.keys { dropped += try await runtime.discardQueued(forAccount: other) }
             global.output.say("discarded \(dropped) operation(s) queued for another account")
@@ -100,11 +103,10 @@ struct LoginCommand: RuntimeCommand {
         }
     }
 
-    /// Keep (true) or discard (false), from the flags or else the person at the terminal;
-    /// nil when neither can say.
-    private func keepOrDiscard(_ question: String) -> Bool? {
+    /// Keep (true) or discard (false), from the flags or else the person at the terminal,
+    /// whose plain Enter means `byDefault` (never discarding); nil when nobody says.
+    private func keepOrDiscard(_ question: String, byDefault: Bool?) -> Bool? {
         if keepQueued || discardQueued { return keepQueued }
-        guard Prompt.isInteractive else { return nil }
-        return Prompt.confirm(question, assumeYes: false)
+        return Prompt.decide(question, byDefault: byDefault)
     }
 }
