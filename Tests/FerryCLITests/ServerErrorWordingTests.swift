@@ -26,6 +26,22 @@ struct ServerErrorWordingTests {
         await server.stop()
     }
 
+    @Test func familyReadsWithoutACacheSayTheServerFailedNotThatAConnectionIsNeeded() async throws {
+        let server = try await DemoServer.start()
+        let ferry = try FerryProcess.make(
+            config: "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  family: {}\n"
+        )
+        let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
+        try #require(login.status == 0, "\(login.error)")
+        server.setFaults(FaultSettings(failNext: .init(kind: .internalError, count: 1000), pathPrefix: "/v1/groups"))
+
+        let groups = try await ferry.run(["family", "groups"])
+        #expect(groups.status == 69, "\(groups.error)")
+        #expect(groups.error.contains("the server answered with an error (500"), "\(groups.error)")
+        #expect(!groups.error.contains("connection") && !groups.error.contains("offline"), "\(groups.error)")
+        await server.stop()
+    }
+
     @Test func withoutALogLevelAWarningIsAPlainSentence() async throws {
         let server = try await DemoServer.start()
         let ferry = try FerryProcess.make(

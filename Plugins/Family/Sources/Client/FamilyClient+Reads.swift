@@ -87,6 +87,7 @@ extension FamilyClient {
         cached: @escaping @Sendable (Database) throws -> (T, Date?)?
     ) async throws -> Fetched<T> {
         var reason = local ? "created offline, not on the remote yet" : "offline"
+        var serverFailure: String?
         if !local, await isOnline {
             do {
                 let value = try await remote()
@@ -100,14 +101,22 @@ extension FamilyClient {
                     reason = "the remote did not answer (\(why))"
                 case .transient(let why, _):
                     reason = "the remote is unavailable (\(why))"
+                    serverFailure = why
                 default:
                     throw FamilyErrors.explain(error, doing: "reading \(what)")
                 }
             }
         }
         guard let hit = try await runtime.store.read(cached) else {
+            // A server that answered with an error is not a missing connection.
+            if let serverFailure {
+                throw FerryError(
+                    .remoteUnavailable,
+                    "reading \(what) failed: the server answered with an error (\(serverFailure)) and there is no cached copy; try again later"
+                )
+            }
             throw FerryError(
-                reason.hasPrefix("the remote is unavailable") ? .remoteUnavailable : .requiresConnection,
+                .requiresConnection,
                 "reading \(what) requires a connection (\(reason)) and there is no cached copy; connect and try again"
             )
         }
