@@ -56,6 +56,14 @@ struct CommandLineTests {
         #expect(result.error.contains("1 recipe from the local cache; never synced with the server"), "\(result.error)")
     }
 
+    @Test func aRecipeNotCachedWhileOfflineNeedsAConnection() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        #expect(try await ferry.run(["network", "offline"]).status == 0)
+        let result = try await ferry.run(["recipes", "show", "demo-pancakes"])
+        #expect(result.status == 69, "\(result.error)")
+        #expect(result.error.contains("no connection"), "\(result.error)")
+    }
+
     @Test func runOnceWithNothingToDoSucceedsOffline() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
         let result = try await ferry.run(["run", "--once"])

@@ -56,7 +56,7 @@ struct LocalFirstTests {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }
         let error = await #expect(throws: FerryError.self) { try await bed.book.save("demo-dal") }
-        #expect(error?.code == .notFound)
+        #expect(error?.code == .requiresConnection)
         #expect(error?.message.contains("could not be reached") == true)
         #expect(try await bed.test.operations().isEmpty)
         #expect(try await bed.book.list().recipes.isEmpty)

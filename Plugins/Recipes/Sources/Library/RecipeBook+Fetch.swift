@@ -4,7 +4,8 @@ import SyncKernel
 
 extension RecipeBook {
     /// Fetches one recipe the cache does not hold and caches it.
-    /// Fails with `not_found` when the remote has no such recipe or cannot be reached.
+    /// Fails with `not_found` when the remote has no such recipe, with
+    /// `requires_connection` when it cannot be reached.
     @discardableResult
     public func fetch(_ id: String) async throws -> Recipe {
         try Self.check(id)
@@ -17,7 +18,7 @@ extension RecipeBook {
         let state = await runtime.connectivity.current()
         guard state.reachable else {
             throw FerryError(
-                .notFound,
+                .requiresConnection,
                 "recipe \(id) is not cached here and there is no connection (\(state.summary)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online"
             )
         }
@@ -38,7 +39,7 @@ extension RecipeBook {
             )
         } catch let failure as TransportFailure {
             throw FerryError(
-                .notFound,
+                .requiresConnection,
                 "recipe \(id) is not cached here and the server could not be reached (\(failure.reason)); `ferry recipes list` shows the cached recipes, `ferry run --once` refreshes them when online",
                 underlying: failure
             )
