@@ -11,6 +11,9 @@ struct QueueCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Retry.self, Discard.self]
     )
 
+    /// How `show`, `retry` and `discard` take an operation.
+    static let idHelp = "The operation id as `ferry queue list` shows it, or its first characters, or the full id."
+
     struct List: RuntimeCommand {
         static let configuration = CommandConfiguration(
             abstract: "List queued operations, oldest first.",
@@ -56,7 +59,7 @@ struct QueueCommand: AsyncParsableCommand {
             discussion: Examples.discussion(examples: ["ferry queue show 3f2a9c1e", "ferry queue show 3f2a --json"])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String
+        @Argument(help: ArgumentHelp(QueueCommand.idHelp, valueName: "id")) var id: String
 
         func run(in runtime: FerryRuntime) async throws {
             let inspector = QueueInspector(runtime: runtime)
@@ -88,7 +91,7 @@ struct QueueCommand: AsyncParsableCommand {
             )
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String?
+        @Argument(help: ArgumentHelp(QueueCommand.idHelp, valueName: "id")) var id: String?
         @Flag(help: "Retry every dead and waiting operation.") var all = false
         @Flag(help: "Retry every dead letter (the same as --all --state dead).") var allDead = false
         @Option(help: ArgumentHelp("With --all: only this plugin's operations.", valueName: "plugin")) var plugin:
@@ -149,7 +152,7 @@ struct QueueCommand: AsyncParsableCommand {
             ])
         )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The operation id, or its first characters.", valueName: "id")) var id: String
+        @Argument(help: ArgumentHelp(QueueCommand.idHelp, valueName: "id")) var id: String
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         func run(in runtime: FerryRuntime) async throws {

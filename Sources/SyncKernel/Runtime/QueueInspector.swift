@@ -160,27 +160,39 @@ public struct QueueInspector: Sendable {
         }
     }
 
-    /// The operation whose id is `id`, starts with it or ends with it (`shortID`),
-    /// compared as text (`%` and `_` are no wildcards).
+    /// The operation whose id is `id`, starts with it, ends with it, or whose `shortID`
+    /// (the last 8 characters, as `queue list` shows them) starts with it; compared as
+    /// text (`%` and `_` are no wildcards).
     ///
-    /// - Throws: `not_found` when none matches, `usage` when several do.
+    /// - Throws: `not_found` when none matches, `usage` naming the matches when several do.
     public func find(_ id: String) async throws -> QueuedOperation {
         let text = id.lowercased()
-        let matches = text.isEmpty ? [] : try await runtime.store.read { db in
-            try QueuedOperation.fetchAll(
-                db,
-                sql: "SELECT * FROM kernel_operations WHERE substr(id, 1, length(?1)) = ?1 OR substr(id, -length(?1)) = ?1 LIMIT 2",
-                arguments: [text]
-            )
-        }
+        let matches =
+            text.isEmpty
+            ? []
+            : try await runtime.store.read { db in
+                try QueuedOperation.fetchAll(db, sql: Self.idLookup, arguments: [text])
+            }
         guard let first = matches.first else {
             throw FerryError(.notFound, "no queued operation \(id)", remedy: .listQueue)
         }
         guard matches.count == 1 else {
-            throw FerryError(.usage, "\(id) matches several operations; give more of the id")
+            let listed = matches.prefix(10).map(\.shortID).joined(separator: ", ")
+            throw FerryError(
+                .usage,
+                "\(id) matches several operations (\(listed)\(matches.count > 10 ? ", …" : "")); give more of the id"
+            )
         }
         return first
     }
+
+    /// The operations `find` matches (at most 11, to list 10 and say there are more):
+    /// the id starts or ends with the text, or its last 8 characters start with it.
+    private static let idLookup = """
+        SELECT * FROM kernel_operations
+        WHERE substr(id, 1, length(?1)) = ?1 OR substr(id, -length(?1)) = ?1 OR substr(id, -8, length(?1)) = ?1
+        ORDER BY seq LIMIT 11
+        """
 
     /// Why an operation is not being sent right now: a sentence, and what a person can do.
     public struct Explanation: Sendable, Equatable, CustomStringConvertible {
