@@ -13,6 +13,13 @@ struct CommandLineTests {
         #expect(result.error.contains("config.yaml:2: unknown key syncc"))
     }
 
+    @Test func configCheckRefusesAPluginRemoteThatIsNotHTTP() async throws {
+        let ferry = try FerryProcess.make(config: "server: http://127.0.0.1:9\nplugins:\n  recipes: {remote: ftp://y}\n")
+        let result = try await ferry.run(["config", "check"])
+        #expect(result.status == 78)
+        #expect(result.error.contains("config.yaml:3: plugins.recipes.remote must be"), "\(result.error)")
+    }
+
     @Test func aMissingConfigurationSaysHowToPointAtOne() async throws {
         let ferry = try FerryProcess.make(config: "")
         let result = try await ferry.run(["status", "--config", "nowhere.yaml"])

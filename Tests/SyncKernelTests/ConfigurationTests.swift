@@ -137,6 +137,21 @@ struct ConfigurationTests {
         #expect(secret?.contains("server must be") == true && secret?.contains("hunter2") == false)
     }
 
+    @Test func everyRemoteIsCheckedLikeTheServerNamingItsKeyAndLine() throws {
+        let plugin = message("server: embedded\nplugins:\n  recipes: {remote: ftp://y}\n")
+        #expect(
+            plugin?.contains("config.yaml:3: plugins.recipes.remote must be `embedded` or an http(s) URL") == true,
+            "\(plugin ?? "")"
+        )
+        #expect(plugin?.contains("write e.g. http://y") == true)
+        let bare = message("plugins:\n  recipes:\n    remote: \"localhost:8080\"\n")
+        #expect(bare?.contains("config.yaml:3: plugins.recipes.remote must be") == true, "\(bare ?? "")")
+        let domain = message("domains:\n  bookmarks:\n    remote: ftp://z\n")
+        #expect(domain?.contains("config.yaml:3: domains.bookmarks.remote must be") == true, "\(domain ?? "")")
+        #expect(try parse("plugins:\n  recipes: {remote: http://127.0.0.1:9}\n").plugins["recipes"]?.kernel.remote != nil)
+        #expect(try parse("domains:\n  bookmarks: {remote: https://b.example.com}\n").domains["bookmarks"] != nil)
+    }
+
     @Test func theShippedConfigurationIsValid() throws {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }

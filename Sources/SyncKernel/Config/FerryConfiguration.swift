@@ -117,6 +117,12 @@ public struct FerryConfiguration: Sendable {
             }
             for (name, domain) in configuration.domains {
                 try domain.validateRetry(at: "domains.\(name)", file: file)
+                try KernelSettings.validateRemote(
+                    domain.remote,
+                    at: "domains.\(name).remote",
+                    line: keyLine(["domains", name, "remote"], in: root),
+                    file: file
+                )
                 configuration.domains[name] = try domain.completed(name: name, file: file)
             }
         }
@@ -143,11 +149,25 @@ public struct FerryConfiguration: Sendable {
         }
         let kernel = try decoder.decode(PluginKernelSettings.self, from: SafeYAML.mapping(kernelPairs), at: path)
         try kernel.validate(at: ConfigKeyPath.render(path), file: decoder.file)
+        try KernelSettings.validateRemote(
+            kernel.remote,
+            at: ConfigKeyPath.render(path + ["remote"]),
+            line: keyLine(["remote"], in: node),
+            file: decoder.file
+        )
         return PluginSection(
             kernel: kernel,
             settings: FrozenNode(node: SafeYAML.mapping(pluginPairs)),
             path: path
         )
+    }
+
+    /// The line of the key at `path` below `node`, for messages; nil when it is not there.
+    private static func keyLine(_ path: [String], in node: Node) -> Int? {
+        guard let first = path.first, case .mapping(let mapping) = node,
+            let pair = mapping.first(where: { $0.key.scalar?.string == first })
+        else { return nil }
+        return path.count == 1 ? pair.key.mark?.line : keyLine(Array(path.dropFirst()), in: pair.value)
     }
 
     /// A fingerprint of what plugin (or declared domain) `name` is configured with: its own

@@ -55,6 +55,16 @@ extension KernelSettings {
     }
 }
 
+extension KernelSettings {
+    /// Refuses the `remote:` of a plugin section or a declared domain that cannot be used
+    /// (`serverProblem`), naming its key path (`plugins.recipes.remote`) and, when known,
+    /// its line: every command fails on it, before anything is sent.
+    static func validateRemote(_ remote: String?, at key: String, line: Int?, file: String) throws {
+        guard let remote, let problem = serverProblem(remote) else { return }
+        throw FerryError(.configuration, "\(file)\(line.map { ":\($0)" } ?? ""): \(key) \(problem)")
+    }
+}
+
 extension RetryOverride {
     /// Refuses a backoff that cannot work, wherever it is written (`key` is its key path):
     /// checked when the file is read, even when no operation uses it.
