@@ -96,13 +96,36 @@ struct ConflictView: Encodable {
     let local: JSONValue
     let remote: JSONValue?
     /// The fields both sides changed, with both values, when the write was merged field by field.
-    let fields: [FieldConflict]
+    let fields: [Field]
     let status: Int
     let createdAt: Date
 
+    /// A field both sides changed: its values as JSON values, `base` (the value the local
+    /// write was made on) null when unknown.
+    struct Field: Encodable {
+        let field: String
+        let base: JSONValue?
+        let local, remote: JSONValue
+        /// The values as JSON text, as people read them.
+        let text: FieldConflict
+
+        init(_ conflict: FieldConflict) {
+            field = conflict.field
+            base = conflict.base.map { JSONValue(parsing: $0) }
+            local = JSONValue(parsing: conflict.local)
+            remote = JSONValue(parsing: conflict.remote)
+            text = conflict
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case field, base, local, remote
+        }
+    }
+
     /// The reason, then each field both sides changed: `status: here "watched", server "watching"`.
     var summary: String {
-        ([reason] + fields.map { "\($0.field): here \($0.local), server \($0.remote)" }).joined(separator: "; ")
+        ([reason] + fields.map { "\($0.field): here \($0.text.local), server \($0.text.remote)" })
+            .joined(separator: "; ")
     }
 
     init(_ report: ConflictReport, description: String?) {
@@ -116,7 +139,7 @@ struct ConflictView: Encodable {
         reason = description ?? report.reason
         local = JSONValue(parsing: report.local)
         remote = report.remote.map { JSONValue(parsing: $0) }
-        fields = report.fields
+        fields = report.fields.map(Field.init)
         status = report.status
         createdAt = report.createdAt
     }
