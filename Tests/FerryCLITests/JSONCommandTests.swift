@@ -76,6 +76,10 @@ struct JSONCommandTests {
 
         let groups = try Self.object(try await ferry.run(["family", "groups", "--json"]).output)
         #expect((groups["value"] as? [[String: Any]])?.first?["id"] as? String == "g_demo_family")
+        let group = try Self.object(try await ferry.run(["family", "group", "show", "g_demo_family", "--json"]).output)
+        let shown = try #require(group["value"] as? [String: Any])
+        #expect((shown["group"] as? [String: Any])?["id"] as? String == "g_demo_family", "\(shown)")
+        #expect(shown["members"] is [Any] && shown.keys.contains("active_round") && shown["id"] == nil, "\(shown)")
 
         let check = try Self.object(try await ferry.run(["config", "check", "--json"]).output)
         #expect(check["plugins"] as? [String] == ["auth", "recipes", "family"] && check["domains"] as? [String] == ["bookmarks"])

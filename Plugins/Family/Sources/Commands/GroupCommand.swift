@@ -20,7 +20,15 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run(in runtime: FerryRuntime) async throws {
             let fetched = try await FamilyClient(runtime: runtime).group(id)
-            if global.json { return try Output(json: true).printJSON(fetched) }
+            if global.json {
+                let view = Fetched(
+                    value: GroupView(fetched.value),
+                    fromCache: fetched.fromCache,
+                    fetchedAt: fetched.fetchedAt,
+                    note: fetched.note
+                )
+                return try Output(json: true).printJSON(view)
+            }
             FamilyPrinter.cacheNote(fetched, now: runtime.clock.now())
             print(FamilyPrinter.group(fetched.value), terminator: "")
         }
