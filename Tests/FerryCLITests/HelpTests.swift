@@ -48,4 +48,10 @@ struct HelpTests {
         )
         #expect(examples.allSatisfy { $0.hasPrefix("ferry ") }, "an example that is not a ferry command:\n\(examples.joined(separator: "\n"))")
     }
+
+    @Test func audioDownloadOffersOnlyWhatItDownloads() throws {
+        let leaf = try #require(Self.leaves(of: Ferry.self).first { $0.invocation == "ferry audio download" })
+        let help = Ferry.helpMessage(for: leaf.command, columns: 500)
+        #expect(help.contains("values: album, collection") && !help.contains("values: album, collection, track"), "\(help)")
+    }
 }

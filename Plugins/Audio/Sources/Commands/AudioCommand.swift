@@ -31,3 +31,8 @@ extension AudioPlugin: PluginCommands {
 enum AudioTarget: String, ExpressibleByArgument, CaseIterable {
     case album, collection, track
 }
+
+/// What `download` keeps: an album or a collection; a track comes with its album.
+enum DownloadTarget: String, ExpressibleByArgument, CaseIterable {
+    case album, collection
+}

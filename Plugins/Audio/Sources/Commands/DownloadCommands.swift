@@ -8,13 +8,14 @@ struct DownloadCommand: RuntimeCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Keep an album or a collection on this device; `ferry run` fetches it on Wi-Fi.",
-        discussion: Examples.discussion(examples: [
-            "ferry audio download album alb_demo_1", "ferry audio download collection col_demo_favourites",
-        ])
+        discussion: Examples.discussion(
+            "A track is downloaded with its album, or cached ahead by `ferry audio play TRACK`.",
+            examples: ["ferry audio download album alb_demo_1", "ferry audio download collection col_demo_favourites"]
+        )
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("What to download: album or collection.", valueName: "kind")) var target: AudioTarget
+    @Argument(help: ArgumentHelp("What to download: album or collection.", valueName: "kind")) var target: DownloadTarget
     @Argument(help: ArgumentHelp("Its id (`ferry audio albums`, `ferry audio collections`).", valueName: "id")) var id: String
 
     func run(in runtime: FerryRuntime) async throws {
@@ -23,8 +24,6 @@ struct DownloadCommand: RuntimeCommand {
         switch target {
         case .album: plan = try await audio.download(album: id)
         case .collection: plan = try await audio.download(collection: id)
-        case .track:
-            throw FerryError(.usage, "a track is downloaded with its album, or cached ahead by `ferry audio play TRACK`")
         }
         if global.json { return try global.output.printJSON(plan) }
         guard plan.alreadyDownloaded < plan.tracks else {
