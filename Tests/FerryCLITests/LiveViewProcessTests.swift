@@ -52,7 +52,7 @@ struct LiveViewProcessTests {
         let printed = try await ferry.run(["status", "--json"])
         let answered = try await api.send(HTTPRequest("GET", "/api/status", authenticated: false))
         #expect(printed.status == 0, "\(printed.error)")
-        #expect(printed.output == String(decoding: answered.body, as: UTF8.self) + "\n")
+        #expect(printed.output == String(decoding: answered.body, as: UTF8.self), "byte for byte, as docs/json.md says")
         runner.process.terminate()
         #expect(await runner.exited() == 0)
         // With the runner gone, `ferry status` reads the store again.

@@ -20,11 +20,11 @@ struct LiveViewTests {
         let status = try await live.request(.GET, "/api/status")
         #expect(status.status == 200)
         let printed = try JSONOutput.encode(try await QueueInspector(runtime: runtime).status())
-        #expect(status.body == String(decoding: printed, as: UTF8.self), "what `ferry status --json` prints")
+        #expect(status.body == String(decoding: printed, as: UTF8.self) + "\n", "what `ferry status --json` prints")
 
         let queue = try await live.request(.GET, "/api/queue")
         let listed = try JSONOutput.encode(["operations": try await QueueCommand.List.operations(in: runtime)])
-        #expect(queue.body == String(decoding: listed, as: UTF8.self), "what `ferry queue list --json` prints")
+        #expect(queue.body == String(decoding: listed, as: UTF8.self) + "\n", "what `ferry queue list --json` prints")
         let operation = try #require((try LiveViewHarness.object(queue.body)["operations"] as? [[String: Any]])?.first)
         #expect(operation["entity"] as? String == "swift" && operation["state"] as? String == "pending")
 

@@ -67,7 +67,7 @@ struct LiveRoutes {
 
     static let states = OperationState.allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// `value` as the CLI prints it with `--json`.
+    /// `value` as the CLI prints it with `--json`, byte for byte: the final newline included.
     private func json(_ value: some Encodable) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -75,7 +75,7 @@ struct LiveRoutes {
         return Response(
             status: .ok,
             headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: try JSONOutput.encode(value)))
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONOutput.encode(value) + Data("\n".utf8)))
         )
     }
 }
