@@ -137,5 +137,10 @@ struct RetryDecisionTests {
     @Test func theRemotesReasonIsKept() {
         let body = Data(#"{"error":{"code":"bad_title","message":"title is empty","details":{}}}"#.utf8)
         #expect(RemoteFailure(status: 400, body: body).reason == "400 bad_title: title is empty")
+        let stop = Data(#"{"error": {"code": "injected_fault", "message": "Internal error (injected fault)."}}"#.utf8)
+        #expect(
+            RemoteFailure(status: 500, body: stop).reason == "500 injected_fault: Internal error (injected fault)",
+            "a clause that a message goes on after ends without a full stop"
+        )
     }
 }

@@ -24,9 +24,14 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
     /// The remote's own reason: the `message` of Ferry's error shape (docs/protocol.md), or
     /// a short excerpt of the body. A plugin that talks to a remote with another error shape
     /// reads `body` itself.
+    ///
+    /// It is a clause that messages go on after (`...; try again later`), so the message's
+    /// final full stop is left out.
     public var reason: String {
         if let shape = try? JSONDecoder().decode(ErrorShape.self, from: body) {
-            return "\(status) \(shape.error.code): \(shape.error.message)"
+            var message = Substring(shape.error.message.trimmingCharacters(in: .whitespacesAndNewlines))
+            while message.hasSuffix(".") { message = message.dropLast() }
+            return "\(status) \(shape.error.code): \(message)"
         }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
