@@ -54,4 +54,22 @@ struct HelpTests {
         let help = Ferry.helpMessage(for: leaf.command, columns: 500)
         #expect(help.contains("values: album, collection") && !help.contains("values: album, collection, track"), "\(help)")
     }
+
+    /// Help printed on an 80-column terminal (or piped) keeps each example on one line, so
+    /// it can be copied whole.
+    @Test(arguments: leaves(of: Ferry.self).map(\.invocation))
+    func everyExampleFitsOnALineOf80Columns(_ invocation: String) throws {
+        let leaf = try #require(Self.leaves(of: Ferry.self).first { $0.invocation == invocation })
+        let lines = Ferry.helpMessage(for: leaf.command, columns: 80).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "Examples:" })
+        for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) {
+            #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("ferry "), "\(invocation): an example wrapped at \(line)")
+        }
+    }
+
+    @Test func aDiscussionIsWrappedByTheTerminalNotInTheSource() throws {
+        let leaf = try #require(Self.leaves(of: Ferry.self).first { $0.invocation == "ferry movies add" })
+        let help = Ferry.helpMessage(for: leaf.command, columns: 500)
+        #expect(help.contains("stores it at once as a pending movie; when online"), "\(help)")
+    }
 }

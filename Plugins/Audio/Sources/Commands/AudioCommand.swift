@@ -9,7 +9,7 @@ public struct AudioCommand: ParsableCommand {
         commandName: "audio",
         abstract: "Albums and collections for offline play: Wi-Fi only, verified, within a storage cap.",
         discussion: """
-            A download is queued at once; `ferry run` (or `ferry run --once`) fetches the files on an
+            A download is queued at once; `ferry run` (or `ferry run --once`) fetches the files on an \
             unmetered connection (Wi-Fi or wired) and verifies each against its size and SHA-256.
             """,
         subcommands: [

@@ -10,8 +10,8 @@ struct MoviesAddCommand: RuntimeCommand {
         abstract: "Add a movie by TMDB id (needs a connection) or by title (works offline).",
         discussion: Examples.discussion(
             """
-            --tmdb N adds the movie to the server now. --title "Heat" [--year 1995] stores it at once as a
-            pending movie; when online, `ferry run` matches it on TMDB and adds it. Pending movies with no
+            --tmdb N adds the movie to the server now. --title "Heat" [--year 1995] stores it at once as a \
+            pending movie; when online, `ferry run` matches it on TMDB and adds it. Pending movies with no \
             single best match are listed by `ferry movies pending` and settled with `ferry movies resolve`.
             """,
             examples: [

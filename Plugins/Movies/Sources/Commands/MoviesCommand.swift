@@ -9,7 +9,7 @@ public struct MoviesCommand: ParsableCommand {
         commandName: "movies",
         abstract: "Your movie list: local first, works offline, matched on TMDB.",
         discussion: """
-            Reads answer from the local cache at once and then refresh from the server (cache_policy).
+            Reads answer from the local cache at once and then refresh from the server (cache_policy). \
             Changes are made locally at once and queued; `ferry run` (or `ferry run --once`) sends them.
             """,
         subcommands: [

@@ -11,7 +11,8 @@ struct MoviesUpdateCommand: RuntimeCommand {
         discussion: Examples.discussion(
             "The change is made locally at once and queued; several changes before a sync go out as one.",
             examples: [
-                "ferry movies update m_demo_heat --status watched --rating 8 --watched-on 2024-06-01",
+                "ferry movies update m_demo_heat --status watched --rating 8",
+                "ferry movies update m_demo_heat --watched-on 2024-06-01",
                 "ferry movies update m_demo_dune --clear-rating",
             ]
         )
