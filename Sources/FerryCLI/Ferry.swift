@@ -24,5 +24,10 @@ public struct Ferry: AsyncParsableCommand {
         )
     }
 
+    /// The options every command takes, which may come before the subcommand
+    /// (`LeadingOptions` moves them after it before parsing). Declared here too, so that
+    /// `ferry --help` lists them and shell completion steps over them to the subcommand.
+    @OptionGroup var global: GlobalOptions
+
     public init() {}
 }

@@ -33,6 +33,10 @@ public enum FerryMain {
                 try topic.print(json: json)
                 exit(0)
             }
+            if let script = CompletionScript.requested(by: arguments) {
+                print(script, terminator: "")
+                exit(0)
+            }
             var command = try Ferry.parseAsRoot(arguments)
             if let runtimeCommand = command as? any RuntimeCommand {
                 try await RuntimeHost.run(runtimeCommand)

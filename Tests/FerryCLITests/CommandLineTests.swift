@@ -20,6 +20,13 @@ struct CommandLineTests {
         #expect(result.error.contains("config.yaml:3: plugins.recipes.remote must be"), "\(result.error)")
     }
 
+    @Test func anUnknownSubcommandIsNamedEvenWithJSON() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let result = try await ferry.run(["bogus", "--json"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("'bogus'") && !result.error.contains("'--json'"), "\(result.error)")
+    }
+
     @Test func aMissingConfigurationSaysHowToPointAtOne() async throws {
         let ferry = try FerryProcess.make(config: "")
         let result = try await ferry.run(["status", "--config", "nowhere.yaml"])

@@ -1,4 +1,5 @@
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// `ferry --generate-completion-script`: the shell offers the values of enumerated options
@@ -17,5 +18,51 @@ struct CompletionScriptTests {
         #expect(script.contains("-fX '!*.@(json)'"), "no recipe file completion")
         #expect(script.contains(" -f\n"), "no file completion for --config")
         #expect(script.contains(" -d\n"), "no folder completion for --data or import-legacy")
+    }
+
+    @Test func optionValuesAreOfferedAfterAGlobalOptionBeforeTheSubcommand() async throws {
+        let offered = try await complete("ferry --config config.yaml movies list --status ")
+        #expect(offered == ["want_to_watch", "watching", "watched"], "\(offered)")
+        #expect(try await complete("ferry --json qu") == ["queue"])
+    }
+
+    @Test func helpOffersTheTopicsAndTheCommands() async throws {
+        let offered = try await complete("ferry help ")
+        for word in ["exit-codes", "environment", "queue", "movies"] {
+            #expect(offered.contains(word), "\(offered)")
+        }
+        #expect(try await complete("ferry help queue ") == ["list", "show", "retry", "discard"])
+    }
+
+    /// What bash offers for `line` (completing its last word) with ferry's bash script.
+    func complete(_ line: String) async throws -> [String] {
+        let ferry = try FerryProcess.make(config: "")
+        let generated = try await ferry.run(["--generate-completion-script", "bash"])
+        try #require(generated.status == 0, "\(generated.error)")
+        let script = ferry.folder.appendingPathComponent("ferry.bash")
+        try generated.output.write(to: script, atomically: true, encoding: .utf8)
+        let harness = """
+            source "$1"
+            read -ra COMP_WORDS <<< "$2"
+            [[ "$2" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMP_LINE="$2"
+            COMP_POINT=${#2}
+            _ferry ferry "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", harness, "complete", script.path, line]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let printed = await onOwnThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        return printed.split(separator: "\n").map(String.init)
     }
 }
