@@ -29,7 +29,7 @@ public enum FerryMain {
         do {
             try Composition.use(plugins)
             let arguments = LeadingOptions.hoisted(given, root: Ferry.self)
-            if let topic = HelpTopic(arguments: arguments) {
+            if let topic = try HelpTopic.requested(in: arguments, root: Ferry.self) {
                 try topic.print(json: json)
                 exit(0)
             }

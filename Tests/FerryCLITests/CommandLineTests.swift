@@ -20,6 +20,14 @@ struct CommandLineTests {
         #expect(result.error.contains("config.yaml:3: plugins.recipes.remote must be"), "\(result.error)")
     }
 
+    @Test func helpAboutAnUnknownTopicIsAUsageErrorThatNamesIt() async throws {
+        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let result = try await ferry.run(["help", "bogus"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("no help topic or command bogus") && result.output.isEmpty, "\(result.error)")
+        #expect(try await ferry.run(["help", "queue", "list"]).status == 0)
+    }
+
     @Test func anUnknownSubcommandIsNamedEvenWithJSON() async throws {
         let ferry = try FerryProcess.make(config: Self.offlineConfig)
         let result = try await ferry.run(["bogus", "--json"])

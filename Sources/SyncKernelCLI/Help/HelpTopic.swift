@@ -1,3 +1,6 @@
+import ArgumentParser
+import SyncKernel
+
 /// Help that is not about one command: `ferry help exit-codes`, `ferry help environment`.
 public enum HelpTopic: String, CaseIterable, Sendable {
     case exitCodes = "exit-codes"
@@ -9,6 +12,32 @@ public enum HelpTopic: String, CaseIterable, Sendable {
         let words = arguments.filter { $0 != "--json" }
         guard words.count == 2, words[0] == "help", let topic = HelpTopic(rawValue: words[1]) else { return nil }
         self = topic
+    }
+
+    /// The topic `arguments` ask for, as `init(arguments:)`; nil for help about commands,
+    /// which the argument parser prints.
+    ///
+    /// - Throws: a `usage` error when `help` is followed by a word that is neither a topic
+    ///   nor a command below `root` (`ferry help bogus`), instead of the root's help.
+    public static func requested(in arguments: [String], root: any ParsableCommand.Type) throws -> HelpTopic? {
+        if let topic = HelpTopic(arguments: arguments) { return topic }
+        let words = arguments.filter { !$0.hasPrefix("-") }
+        guard words.first == "help", arguments.first == "help" else { return nil }
+        var command = root
+        for word in words.dropFirst() {
+            let found = command.configuration.subcommands.first {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }
+            guard let found else {
+                let topics = allCases.map(\.rawValue).joined(separator: ", ")
+                throw FerryError(
+                    .usage,
+                    "no help topic or command \(word); the topics are \(topics), and `ferry --help` lists the commands"
+                )
+            }
+            command = found
+        }
+        return nil
     }
 
     /// Prints the topic: a table for people, or `{"exit_codes": [...]}` and
