@@ -37,7 +37,7 @@ struct ServerErrorWordingTests {
 
         let groups = try await ferry.run(["family", "groups"])
         #expect(groups.status == 69, "\(groups.error)")
-        #expect(groups.error.contains("the server answered with an error (500"), "\(groups.error)")
+        #expect(groups.error.contains("the remote is unavailable (500"), "\(groups.error)")
         #expect(!groups.error.contains("connection") && !groups.error.contains("offline"), "\(groups.error)")
         await server.stop()
     }

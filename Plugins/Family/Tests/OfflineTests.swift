@@ -68,7 +68,7 @@ struct OfflineTests {
             #expect(FamilyTestRender.round(round.value).contains("fetched fresh and need a connection"))
 
             await #expect { try await device.family.group("g_never_seen") } throws: { error in
-                (error as? FerryError)?.code == .requiresConnection && "\(error)".contains("no cached copy")
+                (error as? FerryError)?.code == .requiresConnection && "\(error)".contains("nothing is cached")
             }
         }
     }

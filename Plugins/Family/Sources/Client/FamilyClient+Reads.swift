@@ -77,49 +77,49 @@ extension FamilyClient {
         }
     }
 
-    /// Fresh from the remote (and cached) when online; the cache when offline or when the
-    /// remote does not answer; an error naming the fix when neither is possible.
+    /// Fresh from the remote (and cached) when it answers; the cache when there is no
+    /// connection or the remote fails in a way that may pass (the kernel's
+    /// `CachedReader.networkFirst` decides, and its error says which when nothing is cached).
+    /// Something created here and not on the remote yet is read from the cache alone.
     func read<T: Sendable>(
         _ what: String,
         local: Bool = false,
-        remote: () async throws -> T,
+        remote: @escaping @Sendable () async throws -> T,
         store: @escaping @Sendable (T, Date, Database) throws -> Void,
         cached: @escaping @Sendable (Database) throws -> (T, Date?)?
     ) async throws -> Fetched<T> {
-        var reason = local ? "created offline, not on the remote yet" : "offline"
-        var serverFailure: String?
-        if !local, await isOnline {
-            do {
-                let value = try await remote()
-                let now = runtime.clock.now()
-                try await runtime.store.write { db in try store(value, now, db) }
-                return Fetched(value: value, fromCache: false)
-            } catch {
-                switch FailureClass.classify(error, now: runtime.clock.now()) {
-                case .offline(let why):
-                    await runtime.connectivity.reportUnreachable()
-                    reason = "the remote did not answer (\(why))"
-                case .transient(let why, _):
-                    reason = "the remote is unavailable (\(why))"
-                    serverFailure = why
-                default:
-                    throw FamilyErrors.explain(error, doing: "reading \(what)")
-                }
-            }
+        let runtime = runtime
+        let cache: @Sendable () async throws -> CacheSnapshot<(T, Date?)>? = {
+            try await runtime.store.read(cached).map { CacheSnapshot(value: $0, hasPendingWrites: false) }
         }
-        guard let hit = try await runtime.store.read(cached) else {
-            // A server that answered with an error is not a missing connection.
-            if let serverFailure {
-                throw FerryError(
-                    .remoteUnavailable,
-                    "reading \(what) failed: the server answered with an error (\(serverFailure)) and there is no cached copy; try again later"
-                )
+        if local {
+            guard let hit = try await cache() else {
+                throw FerryError(.notFound, "\(what) was created here and is not cached any more")
             }
-            throw FerryError(
-                .requiresConnection,
-                "reading \(what) requires a connection (\(reason)) and there is no cached copy; connect and try again"
+            return Fetched(
+                value: hit.value.0,
+                fromCache: true,
+                fetchedAt: hit.value.1,
+                note: "cached copy: created offline, not on the remote yet"
             )
         }
-        return Fetched(value: hit.0, fromCache: true, fetchedAt: hit.1, note: "cached copy: \(reason)")
+        let read: CachedRead<(T, Date?)>
+        do {
+            read = try await CachedReader(runtime: runtime).networkFirst(
+                what,
+                fetch: {
+                    let value = try await remote()
+                    let now = runtime.clock.now()
+                    try await runtime.store.write { db in try store(value, now, db) }
+                    return (value, nil)
+                },
+                cache: cache
+            )
+        } catch {
+            throw FamilyErrors.explain(error, doing: "reading \(what)")
+        }
+        guard read.isFromCache else { return Fetched(value: read.value.0, fromCache: false) }
+        let why = read.remoteFailure.map { "the server failed (\($0))" } ?? read.offline ?? "offline"
+        return Fetched(value: read.value.0, fromCache: true, fetchedAt: read.value.1, note: "cached copy: \(why)")
     }
 }
