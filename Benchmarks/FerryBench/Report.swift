@@ -1,7 +1,7 @@
 import Foundation
 
 /// One figure of the report, next to its same-run baseline.
-struct Figure: Encodable {
+struct Figure: Codable {
     var scenario: String
     var size: String
     var metric: String
@@ -21,6 +21,37 @@ struct Figure: Encodable {
         case scenario, size, metric, unit, ferry, baseline
         case baselineName = "baseline_name"
         case ratio, target, met
+    }
+
+    init(
+        scenario: String,
+        size: String,
+        metric: String,
+        unit: String,
+        ferry: Double,
+        baseline: Double? = nil,
+        baselineName: String? = nil,
+        target: String? = nil,
+        met: Bool? = nil
+    ) {
+        (self.scenario, self.size, self.metric, self.unit, self.ferry) = (scenario, size, metric, unit, ferry)
+        (self.baseline, self.baselineName, self.target, self.met) = (baseline, baselineName, target, met)
+    }
+
+    /// Reads a figure back from `results.json` (the ratio is computed again).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            scenario: try container.decode(String.self, forKey: .scenario),
+            size: try container.decode(String.self, forKey: .size),
+            metric: try container.decode(String.self, forKey: .metric),
+            unit: try container.decode(String.self, forKey: .unit),
+            ferry: try container.decode(Double.self, forKey: .ferry),
+            baseline: try container.decodeIfPresent(Double.self, forKey: .baseline),
+            baselineName: try container.decodeIfPresent(String.self, forKey: .baselineName),
+            target: try container.decodeIfPresent(String.self, forKey: .target),
+            met: try container.decodeIfPresent(Bool.self, forKey: .met)
+        )
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -116,7 +116,11 @@ do {
         try await StartupScenario(harness: harness, report: report, smoke: smoke).run()
     }
     if options.wants("soak") {
-        try await SoakScenario(harness: harness, report: report, smoke: smoke).run()
+        if options.only == ["soak"] {
+            try await SoakScenario(harness: harness, report: report, smoke: smoke).run()
+        } else {
+            try SoakScenario.inOwnProcess(smoke: smoke, report: report)
+        }
     }
     report.machine["load_average_end"] = loadAverage()
     report.machine["finished"] = ISO8601DateFormatter().string(from: Date())

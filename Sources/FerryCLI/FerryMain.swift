@@ -39,7 +39,12 @@ public enum FerryMain {
             }
             var command = try Ferry.parseAsRoot(arguments)
             if let runtimeCommand = command as? any RuntimeCommand {
-                try await RuntimeHost.run(runtimeCommand)
+                let runtime = try await RuntimeHost.run(runtimeCommand)
+                // The store is not closed: the process ends with its connections open.
+                // Closing the last one would copy the write-ahead log into the database
+                // and fsync it, on the command's path; the next process's checkpointer
+                // copies it, off its path. Nothing committed depends on either.
+                withExtendedLifetime(runtime) { exit(0) }
             } else if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -6,7 +6,10 @@ import SyncKernelCLI
 /// Opens the runtime a command works on, draws transfer progress while it runs, and
 /// closes what it started.
 enum RuntimeHost {
-    static func run(_ command: any RuntimeCommand) async throws {
+    /// Runs `command` on a runtime opened for it; returns the runtime, whose HTTP client
+    /// and embedded server are closed and whose store is left open (see `FerryMain`).
+    @discardableResult
+    static func run(_ command: any RuntimeCommand) async throws -> FerryRuntime {
         let global = command.global
         let configuration = try FerryConfiguration.load(path: global.configPath)
         // `status:` is checked here, so that every command refuses a wrong one.
@@ -43,6 +46,7 @@ enum RuntimeHost {
             throw error
         }
         await close(runtime, remotes)
+        return runtime
     }
 
     /// Closes the runtime's HTTP client, then the embedded server if one was started.

@@ -41,12 +41,7 @@ extension KernelSettings {
     /// Why `server` cannot be used, or nil when it can: it must be `embedded` or an
     /// http(s) URL with a host. The value is quoted unless it may carry a password.
     static func serverProblem(_ server: String) -> String? {
-        if server == "embedded" { return nil }
-        if let url = URLComponents(string: server), let scheme = url.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty
-        {
-            return nil
-        }
+        if server == "embedded" || HTTPAddress.hasHost(server) { return nil }
         let quotable = !server.contains("@")
         let rest = server.range(of: "://").map { String(server[$0.upperBound...]) } ?? server
         let example = quotable && !rest.isEmpty ? "http://\(rest)" : "https://ferry.example.com"

@@ -14,6 +14,10 @@ struct StrictDecoder: Sendable {
         self.file = file
     }
 
+    /// One decoder for every section: each new `YAMLDecoder` works its default encoding
+    /// out from the environment, even when given another. It keeps only its options.
+    nonisolated(unsafe) private static let decoder = YAMLDecoder(encoding: .utf8)
+
     /// Decodes `node`, found at `path` in the file, into `type`.
     ///
     /// A key set to an empty or null value is not reported as unknown.
@@ -23,8 +27,7 @@ struct StrictDecoder: Sendable {
     public func decode<T: Codable>(_ type: T.Type, from node: Node, at path: [String]) throws -> T {
         let value: T
         do {
-            // UTF-8 named: the default is worked out from the environment by every decoder.
-            value = try YAMLDecoder(encoding: .utf8).decode(T.self, from: node)
+            value = try Self.decoder.decode(T.self, from: node)
         } catch let error as DecodingError {
             throw describe(error, in: node, at: path)
         } catch {
