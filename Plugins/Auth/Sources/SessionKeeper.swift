@@ -137,7 +137,7 @@ actor SessionKeeper {
             try save(renewed)
             return renewed.accessToken
         } catch let failure as RemoteFailure where [400, 401, 403].contains(failure.status) {
-            logger.info("the session of \(session.user.username) was ended by the remote; log in again")
+            logger.warning("the session of \(session.user.username) was ended by the remote; log in again")
             try end()
             return nil
         }

@@ -47,7 +47,7 @@ extension FerryRuntime {
             try db.execute(sql: "DELETE FROM kernel_cursors")
             try SettingsStore.set(account, for: LocalDataAccount.key, in: db)
         }
-        logger.info("another account signed in: the local data of the previous one was forgotten")
+        logger.warning("another account signed in: the local data of the previous one was forgotten")
         return true
     }
 

@@ -39,7 +39,8 @@ struct AudioPull: Sendable {
             }
         )
         let changes = try await context.commit { db, _ in try Reconciliation.run(in: db) }.value
-        for line in changes.lines { context.logger.info("audio: \(line)") }
+        for line in changes.additions { context.logger.info("audio: \(line)") }
+        for line in changes.removals { context.logger.warning("audio: \(line)") }
         return albums + collections
     }
 
@@ -95,9 +96,14 @@ enum Reconciliation {
         var removed: [(collection: String, album: String)] = []
         var vanished: [String] = []
 
-        var lines: [String] {
+        /// What now downloads: said at `info`, for who asks for it.
+        var additions: [String] {
             added.map { "album \($0.album) is new in downloaded collection \($0.collection); downloading it" }
-                + removed.map { "album \($0.album) left downloaded collection \($0.collection)" }
+        }
+
+        /// What is no longer kept on this device: a warning, which a person sees by default.
+        var removals: [String] {
+            removed.map { "album \($0.album) left downloaded collection \($0.collection)" }
                 + vanished.map { "collection \($0) is gone from the server; it is no longer downloaded" }
         }
     }
