@@ -4,11 +4,11 @@ import SyncKernelCLI
 
 /// Renders family data for people; the commands print what it returns.
 enum FamilyPrinter {
-    /// Says on standard error that a read came from the cache, and how old it is.
+    /// Says on standard error that a read came from the cache, why, and how old it is.
     static func cacheNote<T>(_ fetched: Fetched<T>, now: Date) {
         guard fetched.fromCache else { return }
         let age = fetched.fetchedAt.map { ", fetched \(Output.relative($0, now: now))" } ?? ""
-        Output.warn("(\(fetched.note ?? "cached copy")\(age); read-only until the connection is back)")
+        Output.warn("(\(fetched.note ?? "cached copy")\(age))")
     }
 
     static func group(_ detail: FamilyGroupDetail) -> String {
