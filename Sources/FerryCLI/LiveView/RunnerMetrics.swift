@@ -32,8 +32,8 @@ final class RunnerMetrics: Sendable {
         for plugin in plugins {
             for count in Count.allCases { _ = counter(count, plugin) }
         }
-        _ = registry.makeCounter(name: "ferry_transfer_bytes_total", help: "Bytes of files downloaded.")
-        _ = registry.makeCounter(name: "ferry_transfers_total", help: "Files downloaded and verified.")
+        _ = registry.makeCounter(descriptor: Self.named("ferry_transfer_bytes_total", "Bytes of files downloaded."))
+        _ = registry.makeCounter(descriptor: Self.named("ferry_transfers_total", "Files downloaded and verified."))
     }
 
     /// The counters kept per plugin.
@@ -60,10 +60,9 @@ final class RunnerMetrics: Sendable {
             counter(.sends, plugin).increment()
             let seconds = clock.now().timeIntervalSince(operation.enqueuedAt)
             registry.makeValueHistogram(
-                name: "ferry_delivery_seconds",
+                descriptor: Self.named("ferry_delivery_seconds", "Time from an operation's enqueue to its delivery."),
                 labels: [("plugin", plugin)],
-                buckets: Self.deliveryBuckets,
-                help: "Time from an operation's enqueue to its delivery."
+                buckets: Self.deliveryBuckets
             ).record(max(0, seconds))
         case .retrying(let plugin, _, _, _, _, _):
             counter(.retries, plugin).increment()
@@ -77,12 +76,12 @@ final class RunnerMetrics: Sendable {
                 let last = seen[name] ?? 0
                 return received >= last ? received - last : received  // a new download of the same file
             }
-            registry.makeCounter(name: "ferry_transfer_bytes_total", help: "Bytes of files downloaded.").increment(
+            registry.makeCounter(descriptor: Self.named("ferry_transfer_bytes_total", "Bytes of files downloaded.")).increment(
                 by: delta
             )
         case .transferred(let name, _):
             _ = transferred.withLock { $0.removeValue(forKey: name) }
-            registry.makeCounter(name: "ferry_transfers_total", help: "Files downloaded and verified.").increment()
+            registry.makeCounter(descriptor: Self.named("ferry_transfers_total", "Files downloaded and verified.")).increment()
         default:
             break
         }
@@ -97,13 +96,12 @@ final class RunnerMetrics: Sendable {
             ]
             for state in Self.states {
                 registry.makeGauge(
-                    name: "ferry_operations",
-                    labels: [("plugin", plugin.plugin), ("state", state.rawValue)],
-                    help: "Operations in the outbox, by plugin and state."
+                    descriptor: Self.named("ferry_operations", "Operations in the outbox, by plugin and state."),
+                    labels: [("plugin", plugin.plugin), ("state", state.rawValue)]
                 ).set(to: Double(counts[state] ?? 0))
             }
         }
-        registry.makeGauge(name: "ferry_connectivity_reachable", help: "1 when the remote is reachable.")
+        registry.makeGauge(descriptor: Self.named("ferry_connectivity_reachable", "1 when the remote is reachable."))
             .set(to: status.connectivity.reachable ? 1.0 : 0.0)
     }
 
@@ -112,24 +110,28 @@ final class RunnerMetrics: Sendable {
     func update(_ statistics: ReadCache.Statistics) {
         for (result, count) in [("hit", statistics.hits), ("miss", statistics.misses)] {
             registry.makeGauge(
-                name: "ferry_read_cache_reads",
-                labels: [("result", result)],
-                help: "Cached reads since the runner started, answered from memory (hit) or from SQLite (miss)."
+                descriptor: Self.named("ferry_read_cache_reads", "Cached reads since the runner started, answered from memory (hit) or from SQLite (miss)."),
+                labels: [("result", result)]
             ).set(to: Double(count))
         }
-        registry.makeGauge(name: "ferry_read_cache_hit_ratio", help: "Hits over all cached reads, 0 to 1.")
+        registry.makeGauge(descriptor: Self.named("ferry_read_cache_hit_ratio", "Hits over all cached reads, 0 to 1."))
             .set(to: statistics.hitRate)
-        registry.makeGauge(name: "ferry_read_cache_entries", help: "Results held in memory now.")
+        registry.makeGauge(descriptor: Self.named("ferry_read_cache_entries", "Results held in memory now."))
             .set(to: Double(statistics.entries))
-        registry.makeGauge(name: "ferry_read_cache_evictions", help: "Results dropped to stay within max_entries.")
+        registry.makeGauge(descriptor: Self.named("ferry_read_cache_evictions", "Results dropped to stay within max_entries."))
             .set(to: Double(statistics.evictions))
+    }
+
+    /// A metric named in full (`ferry_sends_total`), with its help line.
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
     /// The metrics in Prometheus' text format.
     func text() -> String { registry.emitToString() }
 
     private func counter(_ count: Count, _ plugin: String) -> Counter {
-        registry.makeCounter(name: count.rawValue, labels: [("plugin", plugin)], help: count.help)
+        registry.makeCounter(descriptor: Self.named(count.rawValue, count.help), labels: [("plugin", plugin)])
     }
 }
 
