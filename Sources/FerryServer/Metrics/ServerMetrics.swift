@@ -1,10 +1,30 @@
 import HTTPTypes
 import Prometheus
+import Synchronization
 
 /// What one server counts for `GET /metrics`, in a registry of its own (several servers in
 /// one process keep theirs apart; the global `MetricsSystem` is left alone).
 final class ServerMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
+    let registry: PrometheusCollectorRegistry
+
+    // The registry finds a metric by name and labels under its lock on every call: the
+    // handles are looked up once and kept (the registry hands out the same ones anyway).
+    private let batchSizes: LazyMetric<ValueHistogram>
+    private let replayCount: LazyMetric<Counter>
+    private let databaseTimes: LazyMetric<DurationHistogram>
+    private let requestHandles = Mutex<[RequestLabels: RequestHandles]>([:])
+
+    init() {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        batchSizes = LazyMetric {
+            registry.makeValueHistogram(descriptor: Self.batchSize, labels: [], buckets: Self.batchSizeBuckets)
+        }
+        replayCount = LazyMetric { registry.makeCounter(descriptor: Self.replays, labels: []) }
+        databaseTimes = LazyMetric {
+            registry.makeDurationHistogram(descriptor: Self.databaseTime, labels: [], buckets: Self.databaseBuckets)
+        }
+    }
 
     static let latencyBuckets: [Duration] = [
         .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
@@ -19,30 +39,58 @@ final class ServerMetrics: Sendable {
 
     /// One request that came over HTTP: its route template (not its path), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let labels = [("route", route), ("method", method.rawValue), ("status", String(status))]
-        registry.makeCounter(descriptor: Self.requests, labels: labels).increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.latency,
-            labels: [("route", route), ("method", method.rawValue)],
-            buckets: Self.latencyBuckets
-        ).record(duration)
+        let handles = requestHandles.withLock { cached in
+            let key = RequestLabels(route: route, method: method, status: status)
+            if let found = cached[key] { return found }
+            let made = makeRequestHandles(key)
+            cached[key] = made
+            return made
+        }
+        handles.count.increment()
+        handles.latency.record(duration)
     }
 
     /// One `POST /v1/batch` with `size` sub-requests.
     func batch(size: Int) {
-        registry.makeValueHistogram(descriptor: Self.batchSize, labels: [], buckets: Self.batchSizeBuckets)
-            .record(Double(size))
+        batchSizes.metric.record(Double(size))
     }
 
     /// A request answered from its `Idempotency-Key`'s record.
     func idempotentReplay() {
-        registry.makeCounter(descriptor: Self.replays, labels: []).increment()
+        replayCount.metric.increment()
     }
 
     /// Time spent in one database access (or one statement group of a batch).
     func database(_ duration: Duration) {
-        registry.makeDurationHistogram(descriptor: Self.databaseTime, labels: [], buckets: Self.databaseBuckets)
-            .record(duration)
+        databaseTimes.metric.record(duration)
+    }
+
+    /// The labels of one request's counter and latency.
+    private struct RequestLabels: Hashable {
+        let route: String
+        let method: HTTPRequest.Method
+        let status: Int
+    }
+
+    /// The counter and latency histogram of one set of ``RequestLabels``.
+    private struct RequestHandles: Sendable {
+        let count: Counter
+        let latency: DurationHistogram
+    }
+
+    private func makeRequestHandles(_ key: RequestLabels) -> RequestHandles {
+        let method = key.method.rawValue
+        return RequestHandles(
+            count: registry.makeCounter(
+                descriptor: Self.requests,
+                labels: [("route", key.route), ("method", method), ("status", String(key.status))]
+            ),
+            latency: registry.makeDurationHistogram(
+                descriptor: Self.latency,
+                labels: [("route", key.route), ("method", method)],
+                buckets: Self.latencyBuckets
+            )
+        )
     }
 
     /// The metrics in Prometheus's text format.
