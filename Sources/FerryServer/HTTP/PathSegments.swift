@@ -6,15 +6,19 @@ enum PathSegments {
     /// slashes, backslashes, NUL or undecodable escapes.
     static func check(_ path: String) throws(APIError) {
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = String(raw).removingPercentEncoding else {
-                throw invalid(path, "undecodable percent escape")
-            }
+            guard let decoded = decoded(raw) else { throw invalid(path, "undecodable percent escape") }
             if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\")
                 || decoded.contains("\u{0}")
             {
                 throw invalid(path, "path segments may not be '.', '..' or contain slashes, backslashes or NUL")
             }
         }
+    }
+
+    /// `segment` percent-decoded; nil when an escape does not decode. Most segments have no
+    /// escape, and Foundation's decoding is slow enough to show on every request.
+    static func decoded(_ segment: Substring) -> String? {
+        segment.utf8.contains(UInt8(ascii: "%")) ? String(segment).removingPercentEncoding : String(segment)
     }
 
     private static func invalid(_ path: String, _ reason: String) -> APIError {

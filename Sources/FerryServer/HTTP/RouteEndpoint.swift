@@ -47,7 +47,7 @@ struct RouteEndpoint: HTTPResponder {
     private static func parameters(_ captured: Parameters) -> [String: String] {
         var parameters: [String: String] = [:]
         for (name, value) in captured {
-            parameters[String(name)] = value.removingPercentEncoding ?? String(value)
+            parameters[String(name)] = PathSegments.decoded(value) ?? String(value)
         }
         return parameters
     }
