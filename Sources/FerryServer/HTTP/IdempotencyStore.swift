@@ -33,7 +33,7 @@ enum IdempotencyStore {
 
     private static func record(_ row: SQLRow) -> Record {
         let headers =
-            (try? JSONDecoder().decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
+            (try? headersDecoder.decode([String: String].self, from: Data((row["headers"] as String).utf8))) ?? [:]
         return Record(
             fingerprint: row["fingerprint"],
             response: APIResponse(status: .init(code: row["status"]), headers: headers, body: row["body"])
@@ -48,7 +48,7 @@ enum IdempotencyStore {
         response: APIResponse,
         now: Date
     ) throws {
-        let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
+        let headers = String(decoding: (try? headersEncoder.encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
         try db.execute(
             sql: """
                 INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
@@ -60,6 +60,10 @@ enum IdempotencyStore {
             arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
         )
     }
+
+    /// The coders of a record's headers, shared by every record.
+    private static let headersEncoder = JSONEncoder()
+    private static let headersDecoder = JSONDecoder()
 
     /// What makes two requests "the same": method, path, query, acting member and body.
     /// A JSON body is compared in canonical form, so key order and whitespace do not matter.

@@ -102,15 +102,21 @@ extension JSON {
 
     /// Compact JSON bytes with sorted keys, so equal values encode to equal bytes.
     func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        (try? Self.encoder.encode(self)) ?? Data("null".utf8)
     }
 
     /// Parses JSON bytes; `nil` when they are not valid JSON.
     static func decode(_ data: Data) -> JSON? {
-        try? JSONDecoder().decode(JSON.self, from: data)
+        try? decoder.decode(JSON.self, from: data)
     }
+
+    /// One encoder for every value (it is safe to share; making one per value showed on every request).
+    private static let encoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+    private static let decoder = JSONDecoder()
 }
 
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,

@@ -5,11 +5,14 @@ import Hummingbird
 enum ServerRoutes {
     /// Every route, grouped per domain.
     static var all: [Route] {
-        [Route(.get, "/v1/health", access: .anyone) { _, _ in .json(["status": "ok"]) }]
+        [Route(.get, "/v1/health", access: .anyone) { _, _ in healthy }]
             + AuthRoutes.routes + AdminRoutes.routes + RecipeRoutes.routes + SavedRecipeRoutes.routes
             + MovieRoutes.routes + People.routes + TMDBRoutes.routes + GroupRoutes.routes + RoundRoutes.routes
             + VotingRoutes.routes + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route, MetricsRoute.route]
     }
+
+    /// The answer of `GET /v1/health`, encoded once.
+    static let healthy = APIResponse.json(["status": "ok"])
 
     /// The methods a path can be asked for; one a path does not answer is a `405` (another
     /// method, unknown to the router, is a `404`).
