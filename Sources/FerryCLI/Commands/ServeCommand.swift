@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryServer
 import Foundation
 import Logging
+import SyncKernel
 import SyncKernelCLI
 
 /// `ferry serve`: runs the reference backend.
@@ -103,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
     var postgres: PostgresLocation? {
         get throws {
             var location = database
-            if location == nil, let url = ProcessInfo.processInfo.environment["FERRY_DATABASE_URL"], !url.isEmpty {
+            if location == nil, let url = ProcessEnvironment.value("FERRY_DATABASE_URL"), !url.isEmpty {
                 do {
                     location = try PostgresLocation(url: url)
                 } catch {
@@ -121,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Off unless a token or loopback access is asked for: a deployed server has no /admin.
     var adminAccess: FerryServerConfiguration.AdminAccess {
-        if let token = adminToken ?? ProcessInfo.processInfo.environment["FERRY_ADMIN_TOKEN"], !token.isEmpty {
+        if let token = adminToken ?? ProcessEnvironment.value("FERRY_ADMIN_TOKEN"), !token.isEmpty {
             return .token(token)
         }
         return adminLoopback ? .loopback : .off

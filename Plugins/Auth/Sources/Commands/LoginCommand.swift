@@ -54,7 +54,7 @@ struct LoginCommand: RuntimeCommand {
             }
             return line
         }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["FERRY_PASSWORD"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = ProcessEnvironment.value("FERRY_PASSWORD"), !fromEnvironment.isEmpty {
             return fromEnvironment
         }
         guard let typed = Prompt.askSecret("password: "), !typed.isEmpty else {
