@@ -19,7 +19,8 @@ public enum NetworkOverride: String, Codable, Sendable, CaseIterable {
 ///
 /// Reachability (`offline`, `online`) and metering (`metered`, `unmetered`) are two
 /// settings, each `auto` until set; they are read on every `current()`, so a pin set by
-/// another process applies at once.
+/// another process applies at once. The engine's leases read them inside their own write
+/// instead (`current(under:)`, `LeaseTerms`).
 struct ForcedConnectivity: ConnectivityMonitor {
     let base: any ConnectivityMonitor
     let settings: SettingsStore
@@ -33,17 +34,26 @@ struct ForcedConnectivity: ConnectivityMonitor {
     /// The base monitor's state with the stored overrides applied; `offline` answers without
     /// asking the base monitor.
     public func current() async -> ConnectivityState {
-        let stored =
-            (try? await settings.values(NetworkOverride.self, for: [SettingsKey.reachability, SettingsKey.metering]))
-            ?? [nil, nil]
-        let reachability = stored[0] ?? .auto
-        let metering = stored[1] ?? .auto
-        if reachability == .offline { return ConnectivityState(reachable: false, interface: .none, source: "forced") }
+        await current(under: (try? await storedOverrides()) ?? NetworkOverrides())
+    }
+
+    /// The overrides stored now, from their own read.
+    func storedOverrides() async throws -> NetworkOverrides {
+        try await settings.store.read { db in try NetworkOverrides.stored(in: db) }
+    }
+
+    /// The base monitor's state with `overrides` applied; `offline` answers without asking
+    /// the base monitor. The engine passes the overrides its last lease read, and checks
+    /// them again inside the next lease's write (`LeaseTerms`).
+    func current(under overrides: NetworkOverrides) async -> ConnectivityState {
+        if overrides.reachability == .offline {
+            return ConnectivityState(reachable: false, interface: .none, source: "forced")
+        }
         var state = await base.current()
-        if reachability == .online, !state.reachable {
+        if overrides.reachability == .online, !state.reachable {
             state = ConnectivityState(reachable: true, interface: .other, source: "forced")
         }
-        switch metering {
+        switch overrides.metering {
         case .metered:
             state.metered = true
             state.source = "forced"

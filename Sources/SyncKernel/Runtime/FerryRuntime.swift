@@ -33,6 +33,9 @@ public final class FerryRuntime: Sendable {
     /// `Options.connectivity`), with the offline and metered overrides in `settings`
     /// applied on top.
     public let connectivity: any ConnectivityMonitor
+    /// `connectivity` as the engine's leases use it: with the overrides they read in their
+    /// own write (`ForcedConnectivity.current(under:)`).
+    let forcedConnectivity: ForcedConnectivity
     /// The settings table every process of the runner shares, where the network overrides
     /// live; when `network.mode` is not `auto` and no reachability override is stored,
     /// opening the runtime stores it there.
@@ -87,7 +90,7 @@ public final class FerryRuntime: Sendable {
         registry: PluginRegistry,
         events: EventBus,
         clock: any KernelClock,
-        connectivity: any ConnectivityMonitor,
+        connectivity: ForcedConnectivity,
         logger: Logger,
         credentials: any CredentialProvider,
         contexts: [String: PluginContext],
@@ -107,6 +110,7 @@ public final class FerryRuntime: Sendable {
         self.events = events
         self.clock = clock
         self.connectivity = connectivity
+        self.forcedConnectivity = connectivity
         self.settings = SettingsStore(store: store)
         self.logger = logger
         self.credentials = credentials
