@@ -2,20 +2,30 @@ import Foundation
 import GRDB
 
 extension SyncEngine {
+    /// Sends `operations`, then each delivery that its acknowledgement leased, until an
+    /// acknowledgement leases none: one write per delivery, not a lease and then an
+    /// acknowledgement. A crash after that write leaves the next delivery leased to a dead
+    /// runner, which the next runner reclaims (`reclaimAbandonedLeases`).
+    func deliverWhileDue(_ operations: [QueuedOperation], renewal: LeaseRenewal) async {
+        var next: [QueuedOperation]? = operations
+        while let operations = next {
+            renewal.sending(operations)
+            next = await deliver(operations)
+            renewal.done(operations)
+        }
+    }
+
     /// Sends leased operations of one plugin, one alone or several together in one batch
-    /// request, and records each one's outcome; the accepted ones in one write.
-    func deliver(_ operations: [QueuedOperation]) async {
+    /// request, and records each one's outcome; the accepted ones in one write, which leases
+    /// the next delivery too. Returns that delivery, if any.
+    func deliver(_ operations: [QueuedOperation]) async -> [QueuedOperation]? {
         guard let first = operations.first,
             let plugin = runtime.registry.plugin(named: first.plugin),
             let transport = runtime.transport(for: first.plugin)
-        else { return }
+        else { return nil }
         // Every operation of this delivery that gets no answer counts as one more round
         // without an answer, however many travelled together.
         let strike = unanswered + 1
-        // A send that outlasts its lease (a long download) keeps it, so that no other
-        // runner takes the operation over while this one is still at work.
-        let renewal = renewLeases(of: operations)
-        defer { renewal.cancel() }
         var accepted: [(QueuedOperation, SendOutcome)] = []
         if operations.count > 1, let base = try? await transport.baseURL() {
             accepted = await sendTogether(operations, plugin: plugin, transport: transport, base: base, strike: strike)
@@ -27,27 +37,7 @@ extension SyncEngine {
                 }
             }
         }
-        await acknowledge(accepted, plugin: plugin, strike: strike)
-    }
-
-    /// Renews the leases of `operations` a third of the way into each lease, until cancelled.
-    private func renewLeases(of operations: [QueuedOperation]) -> Task<Void, Never> {
-        let sequences = operations.map(\.sequence)
-        let owner = owner.text
-        let lease = runtime.configuration.kernel.sync.requestTimeout.value * 2 + 10
-        let (store, clock) = (runtime.store, runtime.clock)
-        return Task {
-            while !Task.isCancelled {
-                // Real time, not the kernel's clock: a lease guards against other processes,
-                // and a test clock's sleepers are the tests' to count.
-                try? await Task.sleep(for: .seconds(lease / 3))
-                guard !Task.isCancelled else { return }
-                let until = clock.now().addingTimeInterval(lease)
-                try? await store.write { db in
-                    try OutboxQueries.renewLeases(sequences, owner: owner, until: until, in: db)
-                }
-            }
-        }
+        return await acknowledge(accepted, plugin: plugin, strike: strike)
     }
 
     /// Sends `operations` concurrently through one `RequestBatch`; returns the accepted ones.
@@ -124,13 +114,21 @@ extension SyncEngine {
 
     /// Writes the outcomes of accepted operations and removes them from the outbox, in one
     /// transaction; an outcome that fails to apply is recorded as that operation's failure.
-    private func acknowledge(_ accepted: [(QueuedOperation, SendOutcome)], plugin: any SyncPlugin, strike: Int) async {
-        guard !accepted.isEmpty else { return }
+    /// Unless the engine is stopping, the same transaction leases the next delivery, which
+    /// this returns.
+    private func acknowledge(
+        _ accepted: [(QueuedOperation, SendOutcome)],
+        plugin: any SyncPlugin,
+        strike: Int
+    ) async -> [QueuedOperation]? {
+        guard !accepted.isEmpty else { return nil }
         let now = runtime.clock.now()
+        let terms = stopping.isSet || Task.isCancelled ? nil : await leaseTerms()
         let results: [(any Error)?]
+        var next: [QueuedOperation]?
         do {
-            results = try await writeEvenIfCancelled { db in
-                accepted.map { operation, outcome in
+            let written = try await writeEvenIfCancelled { db in
+                let results = accepted.map { operation, outcome -> (any Error)? in
                     do {
                         try db.withSavepoint {
                             try Self.apply(outcome, of: operation, plugin: plugin, now: now, in: db)
@@ -140,6 +138,16 @@ extension SyncEngine {
                         return error
                     }
                 }
+                // After the deletions: an entity's next operation, made pending by them, may go.
+                // A lease that fails leaves the acknowledgements alone; the drain leases again.
+                let lease = terms.flatMap { terms in try? db.withSavepoint { try terms.lease(slots: 1, in: db) } }
+                return (results, lease)
+            }
+            results = written.0
+            switch written.1 {
+            case .leased(let deliveries)?: next = deliveries.first
+            case .overridesChanged(let stored)?: overrides = stored
+            case nil: break
             }
         } catch {
             results = Array(repeating: error, count: accepted.count)
@@ -160,6 +168,7 @@ extension SyncEngine {
                 .sent(plugin: operation.plugin, kind: operation.kind, entity: operation.entity, operation: operation.id)
             )
         }
+        return next
     }
 
     private static func apply(

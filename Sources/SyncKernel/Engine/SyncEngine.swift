@@ -9,6 +9,8 @@ import Synchronization
 public actor SyncEngine: Service {
     let runtime: FerryRuntime
     let owner: LeaseOwner
+    /// The enabled plugins and declared domains, whose operations it sends.
+    let plugins: Set<String>
     /// Plugins whose remote answered that it has no batch endpoint: their operations go alone.
     var unbatched: Set<String> = []
     var summary = RunSummary()
@@ -25,7 +27,10 @@ public actor SyncEngine: Service {
     /// While work waits for connectivity: when the next probe goes, and the wait after it.
     var nextProbe = Date.distantPast
     var probeDelay = SyncEngine.firstProbeDelay
-    private let stopping = OnceFlag()
+    /// The network overrides the last look at them found; each lease checks them again in
+    /// its own write (`LeaseTerms`).
+    var overrides = NetworkOverrides()
+    let stopping = OnceFlag()
 
     /// Requests that leave a batch to go alone share these permits (`sync.concurrency`).
     let requestLimiter: RequestLimiter
@@ -34,6 +39,7 @@ public actor SyncEngine: Service {
     public init(runtime: FerryRuntime, owner: LeaseOwner = .current) {
         self.runtime = runtime
         self.owner = owner
+        self.plugins = Set(runtime.registry.names)
         self.requestLimiter = RequestLimiter(permits: runtime.configuration.kernel.sync.concurrency)
     }
 
@@ -134,7 +140,9 @@ public actor SyncEngine: Service {
     /// Checks connectivity; regaining it cuts backoffs short.
     @discardableResult
     func refreshConnectivity() async -> ConnectivityState {
-        let state = await runtime.connectivity.current()
+        let connectivity = runtime.forcedConnectivity
+        overrides = (try? await connectivity.storedOverrides()) ?? NetworkOverrides()
+        let state = await connectivity.current(under: overrides)
         if state != lastConnectivity {
             if state.reachable, lastConnectivity?.reachable == false {
                 let now = runtime.clock.now()
@@ -166,15 +174,21 @@ public actor SyncEngine: Service {
 
     /// Sends due operations until none is due: at most `concurrency` deliveries at a time,
     /// each one operation or a batch of up to `batch_size` operations of one plugin.
+    ///
+    /// Each slot keeps sending while the acknowledgement of its delivery leases the next one
+    /// in the same write (`deliverWhileDue`); a slot whose acknowledgement found nothing due
+    /// is filled here again.
     func drain() async throws {
         let slots = max(1, runtime.configuration.kernel.sync.concurrency)
+        let renewal = LeaseRenewal(store: runtime.store, clock: runtime.clock, owner: owner.text, lease: leaseDuration)
+        defer { renewal.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             var inFlight = 0
             while true {
                 if !stopping.isSet, inFlight < slots {
                     let deliveries = try await leaseDue(slots: slots - inFlight)
                     for operations in deliveries {
-                        group.addTask { await self.deliver(operations) }
+                        group.addTask { await self.deliverWhileDue(operations, renewal: renewal) }
                     }
                     inFlight += deliveries.count
                 }
@@ -185,40 +199,53 @@ public actor SyncEngine: Service {
         }
     }
 
+    /// How long a lease lasts: twice a request's timeout, and ten seconds more.
+    var leaseDuration: TimeInterval {
+        runtime.configuration.kernel.sync.requestTimeout.value * 2 + 10
+    }
+
     /// Leases the next due operations whose plugin is active and whose requirements hold,
     /// grouped into at most `slots` deliveries.
     func leaseDue(slots: Int) async throws -> [[QueuedOperation]] {
-        let state = await runtime.connectivity.current()
-        guard state.reachable else { return [] }
-        let names = Set(runtime.registry.names)
-        let now = runtime.clock.now()
-        let owner = owner.text
-        let sync = runtime.configuration.kernel.sync
-        let leaseUntil = now.addingTimeInterval(sync.requestTimeout.value * 2 + 10)
-        let account = await runtime.credentials.account()
-        let unbatched = unbatched
-        return try await runtime.store.write { db in
-            let held = try String.fetchSet(
-                db.cachedStatement(sql: "SELECT plugin FROM kernel_plugin_state WHERE needs_login = 1")
-            )
-            let active = names.subtracting(held)
-            guard !active.isEmpty else { return [] }
-            let due = try OutboxQueries.due(
-                now: now,
-                limit: slots * sync.batchSize,
-                plugins: active,
-                unmeteredAvailable: !state.metered,
-                account: account,
-                in: db
-            )
-            let deliveries = DeliveryPlan.deliveries(due, slots: slots) { plugin in
-                unbatched.contains(plugin) ? 1 : sync.batchSize
+        while true {
+            guard let terms = await leaseTerms() else { return [] }
+            switch try await runtime.store.write({ db in try terms.lease(slots: slots, in: db) }) {
+            case .leased(let deliveries):
+                return deliveries
+            case .overridesChanged(let stored):
+                // A pin changed in between: look again under the stored one.
+                overrides = stored
             }
-            for operation in deliveries.joined() {
-                try OutboxQueries.lease(operation.sequence, owner: owner, until: leaseUntil, in: db)
-            }
-            return deliveries
         }
+    }
+
+    /// What the next lease goes under, or nil when the remote cannot be reached.
+    ///
+    /// Connectivity is worked out under the overrides last seen, without reading them: the
+    /// lease's write reads them and leases nothing when they changed (`LeaseTerms`). Only an
+    /// unreachable answer reads them first, since a pin lifted since then would change it.
+    func leaseTerms() async -> LeaseTerms? {
+        let connectivity = runtime.forcedConnectivity
+        var state = await connectivity.current(under: overrides)
+        if !state.reachable {
+            let stored = (try? await connectivity.storedOverrides()) ?? NetworkOverrides()
+            guard stored != overrides else { return nil }
+            overrides = stored
+            state = await connectivity.current(under: stored)
+            guard state.reachable else { return nil }
+        }
+        let now = runtime.clock.now()
+        return LeaseTerms(
+            plugins: plugins,
+            now: now,
+            owner: owner.text,
+            until: now.addingTimeInterval(leaseDuration),
+            connectivity: state,
+            overrides: overrides,
+            account: await runtime.credentials.account(),
+            batchSize: runtime.configuration.kernel.sync.batchSize,
+            unbatched: unbatched
+        )
     }
 
     /// When the next pending operation falls due after `after` (any pending one when nil).

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import SyncKernel
+import SyncKernelTesting
+import Synchronization
+import Testing
+
+/// Sends nothing anywhere: a send first does what its payload says (pins the network in the
+/// settings every process shares, or announces itself on the event bus), then counts as
+/// delivered.
+private struct PinningPlugin: SyncPlugin {
+    static let name = "pins"
+    static let operations = [
+        "put": OperationPolicy(),
+        "upload": OperationPolicy(requirement: .unmetered),
+    ]
+    init(settings: EmptySettings, context: PluginContext) {}
+
+    func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
+        let orders = try JSONDecoder().decode([String: String].self, from: operation.payload)
+        for key in ["network.reachability", "network.metering"] {
+            if let pin = orders[key].flatMap(NetworkOverride.init(rawValue:)) {
+                try await context.settings.set(pin, for: key)
+            }
+        }
+        if orders["announce"] != nil {
+            context.events.emit(
+                .transferProgress(name: "pins.\(operation.entity).\(operation.kind)", received: 0, total: nil)
+            )
+        }
+        return .delivered
+    }
+}
+
+/// The acknowledgement of a delivery leases the next one in the same write: what it may
+/// lease is decided by what that write reads, not by what the engine saw before.
+@Suite("Engine: the next lease goes with the acknowledgement")
+struct EngineLeaseTests {
+    static func make() async throws -> TestRuntime {
+        try await TestRuntime.make(
+            server: "http://127.0.0.1:9",
+            yaml: "sync: {concurrency: 1, batch_size: 1}\nplugins:\n  pins: {}\n",
+            plugins: [PinningPlugin.self]
+        )
+    }
+
+    static func enqueue(_ entity: String, kind: String = "put", _ orders: [String: String], in test: TestRuntime)
+        async throws
+    {
+        try await test.runtime.commit { _, queue in
+            queue.enqueue(try NewOperation(plugin: "pins", kind: kind, entity: entity, payload: orders))
+        }
+    }
+
+    @Test func anOfflinePinSetDuringASendStopsTheNextLease() async throws {
+        let test = try await Self.make()
+        try await Self.enqueue("a", ["network.reachability": "offline"], in: test)
+        try await Self.enqueue("b", [:], in: test)
+        #expect(try await test.runOnce().sent == 1)
+        let waiting = try #require(try await test.operations().first)
+        #expect(waiting.entity == "b" && waiting.state == .pending && waiting.leaseOwner == nil)
+        try await test.runtime.settings.set(NetworkOverride.auto, for: "network.reachability")
+        #expect(try await test.runOnce().sent == 1)
+    }
+
+    @Test func aMeteredPinSetDuringASendKeepsAnUnmeteredOperationWaiting() async throws {
+        let test = try await Self.make()
+        try await Self.enqueue("a", ["network.metering": "metered"], in: test)
+        try await Self.enqueue("b", kind: "upload", [:], in: test)
+        #expect(try await test.runOnce().sent == 1)
+        let waiting = try #require(try await test.operations().first)
+        #expect(waiting.kind == "upload" && waiting.state == .pending && waiting.leaseOwner == nil)
+    }
+
+    @Test func aStopDuringASendLeasesNothingMore() async throws {
+        let test = try await Self.make()
+        try await Self.enqueue("a", ["announce": "yes"], in: test)
+        try await Self.enqueue("b", [:], in: test)
+        let engine = SyncEngine(runtime: test.runtime)
+        let summary = try await test.runtime.events.observing({ event in
+            if case .transferProgress(name: "pins.a.put", _, _) = event { engine.stop() }
+        }) {
+            try await engine.runOnce()
+        }
+        #expect(summary.sent == 1)
+        let left = try await test.operations()
+        #expect(left.map(\.entity) == ["b"] && left.first?.state == .pending && left.first?.leaseOwner == nil)
+    }
+
+    @Test func anEntitysNextOperationGoesInOrderAfterTheAcknowledgedOne() async throws {
+        let test = try await Self.make()
+        try await Self.enqueue("a", ["announce": "1"], in: test)
+        try await test.runtime.commit { _, queue in
+            queue.enqueue(try NewOperation(plugin: "pins", kind: "upload", entity: "a", payload: ["announce": "2"]))
+        }
+        let sent = Mutex<[String]>([])
+        let summary = try await test.runtime.events.observing({ event in
+            if case .transferProgress(let name, _, _) = event { sent.withLock { $0.append(name) } }
+        }) {
+            try await test.runOnce()
+        }
+        #expect(summary.sent == 2)
+        #expect(sent.withLock { $0 } == ["pins.a.put", "pins.a.upload"])
+        #expect(try await test.operations().isEmpty)
+    }
+}
