@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 
 /// Sends nothing anywhere: a send first does what its payload says (pins the network in the
-/// settings every process shares, or announces itself on the event bus), then counts as
-/// delivered.
+/// settings every process shares, announces itself on the event bus, or waits until its
+/// lease is renewed), then counts as delivered.
 private struct PinningPlugin: SyncPlugin {
     static let name = "pins"
     static let operations = [
@@ -27,6 +27,21 @@ private struct PinningPlugin: SyncPlugin {
             context.events.emit(
                 .transferProgress(name: "pins.\(operation.entity).\(operation.kind)", received: 0, total: nil)
             )
+        }
+        if orders["outlast"] != nil {
+            // Waits until the lease taken for this send is renewed.
+            let sequence = operation.sequence
+            let leaseUntil: @Sendable () async throws -> Double = {
+                try await context.store.read { db in
+                    try Double.fetchOne(
+                        db,
+                        sql: "SELECT lease_until FROM kernel_operations WHERE seq = ?",
+                        arguments: [sequence]
+                    ) ?? 0
+                }
+            }
+            let leased = try await leaseUntil()
+            try await Wait.until(limit: 20) { try await leaseUntil() > leased }
         }
         return .delivered
     }
@@ -85,6 +100,24 @@ struct EngineLeaseTests {
         #expect(summary.sent == 1)
         let left = try await test.operations()
         #expect(left.map(\.entity) == ["b"] && left.first?.state == .pending && left.first?.leaseOwner == nil)
+    }
+
+    /// A lease lasts twice `sync.request_timeout` and ten seconds more: 10.2 s here, renewed
+    /// every 3.4 s of real time.
+    @Test func aSendThatOutlastsAThirdOfItsLeaseHasItRenewed() async throws {
+        let test = try await TestRuntime.make(
+            server: "http://127.0.0.1:9",
+            yaml: "sync: {concurrency: 1, batch_size: 1, request_timeout: 100ms}\nplugins:\n  pins: {}\n",
+            plugins: [PinningPlugin.self]
+        )
+        try await Self.enqueue("a", ["announce": "yes", "outlast": "lease"], in: test)
+        let summary = try await test.runtime.events.observing({ event in
+            // The renewal counts from the kernel's clock: a lease renewed later ends later.
+            if case .transferProgress(name: "pins.a.put", _, _) = event { test.clock.advance(by: 1) }
+        }) {
+            try await test.runOnce()
+        }
+        #expect(summary.sent == 1)
     }
 
     @Test func anEntitysNextOperationGoesInOrderAfterTheAcknowledgedOne() async throws {
