@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SyncKernel
+@testable import SyncKernel
 import SyncKernelTesting
 import Synchronization
 import Testing
@@ -118,6 +118,36 @@ struct EngineLeaseTests {
             try await test.runOnce()
         }
         #expect(summary.sent == 1)
+    }
+
+    @Test func theNextLeaseAfterAnAnswerSendsNoProbe() async throws {
+        try await ItemServer.with { server, url in
+            let clock = TestClock()
+            let probe = ProbeConnectivity(
+                remotes: { [url] },
+                interval: 15,
+                interfaces: try FakeInterfaces.make([("eth0", true, false)]),
+                clock: clock
+            )
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "sync: {concurrency: 1, batch_size: 1}\nplugins:\n  pins: {}\n",
+                plugins: [PinningPlugin.self],
+                clock: clock,
+                monitor: probe
+            )
+            try await Self.enqueue("a", ["announce": "yes"], in: test)
+            try await Self.enqueue("b", [:], in: test)
+            let summary = try await test.runtime.events.observing({ event in
+                // A send that takes longer than the probe's interval.
+                if case .transferProgress(name: "pins.a.put", _, _) = event { clock.advance(by: 20) }
+            }) {
+                try await test.runOnce()
+            }
+            #expect(summary.sent == 2)
+            // The probe of the pass's start; the answer to the send renewed it.
+            #expect(server.count("GET /v1/health") == 1)
+        }
     }
 
     @Test func anEntitysNextOperationGoesInOrderAfterTheAcknowledgedOne() async throws {

@@ -122,6 +122,9 @@ extension SyncEngine {
         strike: Int
     ) async -> [QueuedOperation]? {
         guard !accepted.isEmpty else { return nil }
+        // First: the answer renews the monitor's last probe, so that the next lease's look at
+        // connectivity sends no probe of its own.
+        await answered()
         let now = runtime.clock.now()
         let terms = stopping.isSet || Task.isCancelled ? nil : await leaseTerms()
         let results: [(any Error)?]
@@ -152,7 +155,6 @@ extension SyncEngine {
         } catch {
             results = Array(repeating: error, count: accepted.count)
         }
-        await answered()
         for ((operation, outcome), failure) in zip(accepted, results) {
             if let failure {
                 await recordFailure(failure, of: operation, plugin: plugin, strike: strike)
