@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import SyncKernel
 import SyncKernelTesting
 import Synchronization
 import Testing
+
+@testable import SyncKernel
 
 /// Sends nothing anywhere: a send first does what its payload says (pins the network in the
 /// settings every process shares, announces itself on the event bus, or waits until its
@@ -59,9 +60,12 @@ struct EngineLeaseTests {
         )
     }
 
-    static func enqueue(_ entity: String, kind: String = "put", _ orders: [String: String], in test: TestRuntime)
-        async throws
-    {
+    static func enqueue(
+        _ entity: String,
+        kind: String = "put",
+        _ orders: [String: String],
+        in test: TestRuntime
+    ) async throws {
         try await test.runtime.commit { _, queue in
             queue.enqueue(try NewOperation(plugin: "pins", kind: kind, entity: entity, payload: orders))
         }
