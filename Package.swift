@@ -79,7 +79,12 @@ let package = Package(
         ),
         .target(
             name: "FerryServerTesting",
-            dependencies: ["FerryServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "FerryServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "FerryCLI",
@@ -107,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "FerryServerTests",
             dependencies: [
-                "FerryServer",
+                "FerryServer", "FerryServerTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
