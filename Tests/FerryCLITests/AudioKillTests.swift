@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernel
 import SyncKernelTesting
@@ -17,7 +18,7 @@ import Glibc
 struct AudioKillTests {
     @Test(.timeLimit(.minutes(1)))
     func aRunnerKilledMidDownloadLeavesNothingHalfWrittenAndTheNextStartFinishes() async throws {
-        let server = try await DemoServer.start(trackSeconds: 5)
+        let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 5 }
         let ferry = try FerryProcess.make(
             config: """
                 data_dir: data
@@ -68,10 +69,7 @@ struct AudioKillTests {
 
     /// Every file at its final path has the bytes the server serves for it.
     static func expectEveryFinalFileVerifies(in folder: URL, server: RunningFerryServer) async throws {
-        let login = try await HTTPTransport(baseURL: server.baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        let token = try #require((try JSONSerialization.jsonObject(with: login.body) as? [String: Any])?["access_token"] as? String)
+        let token = try await server.login()
         let transport = HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }
         for name in names {

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernelTesting
 import Testing
@@ -22,17 +23,17 @@ struct AuthStatusTests {
     }
 
     @Test func forcedOfflineItDoesNotAskTheServerAndSaysOffline() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await signedIn(at: server)
         try #require(try await ferry.run(["network", "offline"]).status == 0)
-        let before = try await server.received("GET /v1/auth/me")
+        let before = try await server.requestCounts().requests["GET /v1/auth/me", default: 0]
 
         let json = try await ferry.run(["auth", "status", "--json"])
         #expect(json.status == 0, "\(json.error)")
         #expect(verification(json) == "offline")
         let text = try await ferry.run(["auth", "status"])
         #expect(text.output.contains("state:       offline (the network is offline (forced))"), "\(text.output)")
-        #expect(try await server.received("GET /v1/auth/me") == before, "auth status asked the server while forced offline")
+        #expect(try await server.requestCounts().requests["GET /v1/auth/me", default: 0] == before, "auth status asked the server while forced offline")
 
         try #require(try await ferry.run(["network", "auto"]).status == 0)
         #expect(verification(try await ferry.run(["auth", "status", "--json"])) == "verified")
@@ -40,7 +41,7 @@ struct AuthStatusTests {
     }
 
     @Test func aServerErrorIsNeverCalledOffline() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await signedIn(at: server)
         server.setFaults(FaultSettings(failNext: .init(kind: .unavailable, count: 100), pathPrefix: "/v1/auth"))
 

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("credential file permissions", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
 struct CredentialFileTests {
     @Test func afterChmod600TheNextCommandWorksWithoutANewLogin() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: error\nplugins:\n  auth: {}\n  recipes: {}\n"
         )

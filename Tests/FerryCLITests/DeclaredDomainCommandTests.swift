@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 )
 struct DeclaredDomainCommandTests {
     @Test func aYAMLOnlyDomainPullsQueuesAndSends() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: """
                 server: \(server.baseURL)
@@ -49,7 +50,7 @@ struct DeclaredDomainCommandTests {
     }
 
     @Test func aDocumentsAPIDomainNeedsNoServerChangeAndPrintsDocumentsAsJSON() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: """
                 server: \(server.baseURL)

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernel
 import SyncKernelTesting
@@ -31,7 +32,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func createUpdateDeleteAndPullWithNoServerChange() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let phone = try await Self.device(server)
         let laptop = try await Self.device(server)
         try await Self.put(phone, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
@@ -53,7 +54,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func aWriteMadeOnAnOlderVersionIsAConflictThePolicyDecidesAndListsWithBothValues() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let phone = try await Self.device(server)
         let laptop = try await Self.device(server)
         try await Self.put(phone, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
@@ -78,7 +79,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func aDiscardedWriteShowsTheDocumentAsItWasBefore() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let device = try await Self.device(server)
         try await Self.put(device, "swift", #"{"url": "https://swift.org", "title": "Swift"}"#)
         try await device.runOnce()
@@ -97,7 +98,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func withoutAPluginThatSignsInTheHeldWorkSaysToEnableOne() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let device = try await TestRuntime.make(server: server.baseURL, yaml: "domains:\n  bookmarks: {}\n", plugins: [])
         try await Self.put(device, "swift", #"{"url": "https://swift.org"}"#)
         #expect(try await device.runOnce().sent == 0)
@@ -125,7 +126,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func serverWinsManualAndFirstWriteWinsEachMeetARealConflict() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let serverWins = "domains:\n  bookmarks:\n    operations:\n      put: {method: PUT, path: \"/v1/domains/bookmarks/documents/{entity}\"}\n      patch: {method: PATCH, path: \"/v1/domains/bookmarks/documents/{entity}\", conflict: server_wins}\n    pull: /v1/domains/bookmarks/changes\n"
         let (_, adopted) = try await Self.race(server, yaml: serverWins, kind: "patch")
         #expect(try await Self.documents(adopted)["swift"]?["title"] as? String == "First")
@@ -142,7 +143,7 @@ struct DocumentsDomainTests {
         #expect(try await Self.documents(after)["swift"]?["title"] as? String == "Second")
         await server.stop()
 
-        let fresh = try await DemoServer.start()
+        let fresh = try await DemoFerryServer.start()
         let createOnly = "domains:\n  bookmarks:\n    operations:\n      create: {method: PUT, path: \"/v1/domains/bookmarks/documents/{entity}\", create_only: true, conflict: first_write_wins}\n    pull: /v1/domains/bookmarks/changes\n"
         let (_, lost) = try await Self.race(fresh, yaml: createOnly, kind: "create")
         #expect(try await Self.documents(lost)["swift"]?["title"] as? String == "First", "the second create overwrote the first")
@@ -152,7 +153,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func aPullKeepsOnlyTheDocumentsItsFilterNames() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let writer = try await Self.device(server)
         try await Self.put(writer, "a", #"{"kind": "link", "url": "https://a.example"}"#)
         try await Self.put(writer, "b", #"{"kind": "note", "text": "b"}"#)
@@ -164,7 +165,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func deletingADocumentTheServerNeverHadIsDoneNotADeadLetter() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let device = try await Self.device(server)
         try await Self.put(device, "draft", #"{"title": "Never sent"}"#)
         try await Self.put(device, "draft", "{}", kind: "delete")
@@ -175,7 +176,7 @@ struct DocumentsDomainTests {
     }
 
     @Test func aShortDeclarationTakesOneConflictPolicyForItsOperations() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let (_, waiting) = try await Self.race(server, yaml: "domains:\n  bookmarks: {conflict: manual}\n", kind: "patch")
         let open = try await waiting.runtime.store.read { db in try ConflictStore.list(openOnly: true, in: db) }
         #expect(open.first?.policy == .manual, "the short declaration's policy was not used")

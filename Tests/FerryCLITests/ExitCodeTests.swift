@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 )
 struct ExitCodeTests {
     @Test func aServerErrorIs69AndAQuestionAnsweredNoIs64() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: """
                 server: \(server.baseURL)

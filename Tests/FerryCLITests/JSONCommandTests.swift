@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernelTesting
 import Testing
@@ -41,7 +42,7 @@ struct JSONCommandTests {
     }
 
     @Test func theMainCommandsPrintOneObjectWithStableKeys() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await Self.signedIn(server)
         #expect(try await ferry.run(["run", "--once"]).status == 0)
         #expect(try await ferry.run(["domain", "bookmarks", "put", "swift", "--body", #"{"url": "https://swift.org"}"#]).status == 0)
@@ -91,7 +92,7 @@ struct JSONCommandTests {
     }
 
     @Test func jsonBeforeTheSubcommandIsJSONAfterIt() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await Self.signedIn(server)
         for command in [["auth", "whoami"], ["config", "check"], ["conflicts", "list"]] {
             let before = try await ferry.run(["--json"] + command)
@@ -106,7 +107,7 @@ struct JSONCommandTests {
     }
 
     @Test func domainDocumentsComeOutAsJSONValues() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await Self.signedIn(server)
         #expect(try await ferry.run(["domain", "bookmarks", "put", "swift", "--body", #"{"url": "https://swift.org"}"#]).status == 0)
         let listed = try Self.object(try await ferry.run(["domain", "bookmarks", "list", "--json"]).output)
@@ -120,7 +121,7 @@ struct JSONCommandTests {
     }
 
     @Test func runPrintsOneEventPerLine() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try await Self.signedIn(server)
         #expect(try await ferry.run(["domain", "bookmarks", "put", "swift", "--body", #"{"url": "https://swift.org"}"#]).status == 0)
         let running = try ferry.start(["--json", "run"])
@@ -139,7 +140,7 @@ struct JSONCommandTests {
     }
 
     @Test func exitCodesAConflictAServerErrorAndARefusedQuestion() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let first = try await Self.signedIn(server)
         let second = try await Self.signedIn(server)
         #expect(try await first.run(["family", "pick", "r_demo_round", "129"]).status == 0)

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernel
 import SyncKernelTesting
@@ -32,7 +33,7 @@ struct LiveViewProcessTests {
     }
 
     @Test func statusAsksTheRunningRunnerAndPrintsWhatItsAPISays() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let port = Self.port()
         let ferry = try FerryProcess.make(config: Self.config(server, status: "{listen: \"127.0.0.1:\(port)\"}"))
         #expect(
@@ -61,7 +62,7 @@ struct LiveViewProcessTests {
     }
 
     @Test func runOnceServesWhileItRunsAndStops() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(config: Self.config(server, status: "{listen: \"127.0.0.1:0\"}"))
         #expect(
             try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernelTesting
 import Testing
@@ -14,7 +15,7 @@ import Darwin
 @Suite("login questions", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
 struct LoginQuestionTests {
     @Test func enterKeepsTheWorkOfAnotherAccount() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
         )

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 )
 struct LogoutCommandTests {
     @Test func logoutAsksTheTruthAndRemovesOnlyTheDownloadedFiles() async throws {
-        let server = try await DemoServer.start(trackSeconds: 0.1)
+        let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 0.1 }
         let ferry = try FerryProcess.make(
             config: """
                 data_dir: data

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernelTesting
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite("ferry run's streams", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
 struct RunStreamTests {
     @Test func verboseLinesGoToStandardErrorAndStandardOutputStaysEmpty() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
         )

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import SyncKernelTesting
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite("server errors in messages", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
 struct ServerErrorWordingTests {
     @Test func aFailedPullOn500IsSaidOnceAndNeverCalledOffline() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: warning\nplugins:\n  auth: {}\n  recipes: {}\n"
         )
@@ -27,7 +28,7 @@ struct ServerErrorWordingTests {
     }
 
     @Test func familyReadsWithoutACacheSayTheServerFailedNotThatAConnectionIsNeeded() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  family: {}\n"
         )
@@ -43,7 +44,7 @@ struct ServerErrorWordingTests {
     }
 
     @Test func withoutALogLevelAWarningIsAPlainSentence() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let ferry = try FerryProcess.make(
             config: "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  recipes: {}\n"
         )

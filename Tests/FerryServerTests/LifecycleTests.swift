@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import Testing
 
 @Suite("Lifecycle: run until cancelled, admin from loopback only")
@@ -10,9 +10,10 @@ struct LifecycleTests {
         let probe = try await TestServer.start(seedDemo: false)
         let port = probe.server.port
         await probe.stop()
-        var logger = Logger(label: "ferry.server.tests")
-        logger.logLevel = .warning
-        let configuration = FerryServerConfiguration(port: port, logger: logger)
+        let configuration = DemoFerryServer.configuration {
+            $0.port = port
+            $0.seedDemo = false
+        }
         let running = Task { try await FerryServer.run(configuration) }
         var answered = false
         for _ in 0..<100 where !answered {

@@ -29,7 +29,7 @@ private struct MoviesDevice: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             let credentials = StaticCredentials(
-                token: try await login(server.baseURL, "demo"),
+                token: try await server.login("demo"),
                 account: "u_demo"
             )
             let test = try await TestRuntime.make(
@@ -46,23 +46,14 @@ private struct MoviesDevice: Sendable {
         await server.stop()
     }
 
-    /// Logs `username` in (password `<username>-password`) and returns the access token.
-    static func login(_ baseURL: String, _ username: String) async throws -> String {
-        struct Body: Decodable { var access_token: String }
-        let response = try await HTTPTransport(baseURL: baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": "\(username)-password"])
-        )
-        return try JSONDecoder().decode(Body.self, from: response.body).access_token
-    }
-
     /// Signs `username` in on the device, as `u_<username>`.
     func signIn(_ username: String) async throws {
-        credentials.signIn(try await Self.login(server.baseURL, username), as: "u_\(username)")
+        credentials.signIn(try await server.login(username), as: "u_\(username)")
     }
 
     /// `username`'s movies as the server has them now, by id.
     func serverMovies(of username: String) async throws -> [String: [String: Any]] {
-        let token = try await Self.login(server.baseURL, username)
+        let token = try await server.login(username)
         let response = try await HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
             .send(HTTPRequest("GET", "/v1/movies"))
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]

@@ -1,6 +1,6 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernelTesting
 import Testing
 
@@ -28,12 +28,7 @@ struct AirplaneModeCLITests {
         )
     )
     func aNewUserWorksOfflineAndSyncsAfterwards() async throws {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        configuration.passwordHashCost = 4
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
-        configuration.logger = logger
-        let server = try await FerryServer.start(configuration)
+        let server = try await DemoFerryServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ferry-movies-cli-\(UUID().uuidString)"
         )

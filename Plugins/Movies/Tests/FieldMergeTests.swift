@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import MoviesPlugin
 import SyncKernel
@@ -16,7 +17,7 @@ struct FieldMergeTests {
 
     /// Changes `id` on the server as another device would, with its own session.
     static func changeElsewhere(_ harness: MoviesHarness, _ id: String, _ body: [String: Int]) async throws {
-        let token = try await MoviesHarness.login(harness.server.baseURL)
+        let token = try await harness.server.login()
         _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
             .send(try .json("PATCH", "/v1/movies/\(id)", body: body))
     }

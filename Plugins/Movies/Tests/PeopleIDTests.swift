@@ -27,7 +27,7 @@ struct PeopleIDTests {
 
     @Test func theClientGivesTheServersIDForEveryName() async throws {
         let server = try await DemoFerryServer.start()
-        let token = try await MoviesHarness.login(server.baseURL)
+        let token = try await server.login()
         let remote = HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
         var movieIDs: [String: String] = [:]
         for (offset, name) in Self.names.enumerated() {

@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import MoviesPlugin
 import SyncKernel
@@ -106,7 +107,7 @@ struct QueuedChangeTests {
 struct MovieConflictTests {
     /// Changes `id` on the server as another device would, with its own session.
     static func changeOnServer(_ harness: MoviesHarness, _ id: String, rating: Int) async throws {
-        let token = try await MoviesHarness.login(harness.server.baseURL)
+        let token = try await harness.server.login()
         _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
             .send(try .json("PATCH", "/v1/movies/\(id)", body: ["my_rating": rating]))
     }
@@ -129,7 +130,7 @@ struct MovieConflictTests {
         let library = try harness.library()
         try await harness.test.runOnce()
         try await library.update("m_demo_arrival", MovieChanges(rating: 9))
-        let token = try await MoviesHarness.login(harness.server.baseURL)
+        let token = try await harness.server.login()
         _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
             .send(HTTPRequest("DELETE", "/v1/movies/m_demo_arrival"))
 
@@ -148,7 +149,7 @@ struct MovieConflictTests {
         let library = try harness.library()
         try await harness.test.runOnce()
         try await library.remove("m_demo_arrival")
-        let token = try await MoviesHarness.login(harness.server.baseURL)
+        let token = try await harness.server.login()
         _ = try await HTTPTransport(baseURL: harness.server.baseURL, credentials: StaticCredentials(token: token))
             .send(HTTPRequest("DELETE", "/v1/movies/m_demo_arrival"))
 

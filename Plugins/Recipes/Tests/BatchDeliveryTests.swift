@@ -1,4 +1,5 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
 import RecipesPlugin
 import SyncKernel
@@ -13,20 +14,8 @@ struct BatchDeliveryTests {
     static let saveRoute = "PUT /v1/saved-recipes/{id}"
 
     /// The server's raw counts: requests that arrived alone, and sub-requests of batches.
-    struct RawStats {
-        var requests: [String: Int]
-        var batched: [String: Int]
-    }
-
-    static func rawStats(_ server: RecipeServer) async throws -> RawStats {
-        let response = try await HTTPTransport(baseURL: server.url).send(
-            HTTPRequest("GET", "/admin/stats", authenticated: false)
-        )
-        let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
-        return RawStats(
-            requests: object["requests"] as? [String: Int] ?? [:],
-            batched: object["batched"] as? [String: Int] ?? [:]
-        )
+    static func rawStats(_ server: RecipeServer) async throws -> ServerRequestCounts {
+        try await server.server.requestCounts()
     }
 
     /// Sam (who has saved nothing) caches the demo recipes, then saves all three while offline.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FerryServer
+import FerryServerTesting
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -26,7 +27,7 @@ struct LiveViewHarness {
     )
         async throws -> LiveViewHarness
     {
-        let server = try await DemoServer.start()
+        let server = try await DemoFerryServer.start()
         let device = try await TestRuntime.make(
             server: server.baseURL,
             yaml: yaml,

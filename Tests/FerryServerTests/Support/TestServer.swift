@@ -1,16 +1,17 @@
 import AsyncHTTPClient
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 
-/// A real FerryServer on a free loopback port, and a small HTTP client for it.
+/// The reference server from `FerryServerTesting` on a clock the test moves, on the
+/// storage of this run, and a small HTTP client for it.
 struct TestServer {
     let server: RunningFerryServer
-    let clock: TestClock
+    let clock: ServerClock
 
-    /// Starts a server with fast password hashing and short demo tracks, on `storage`
+    /// Starts a server (``DemoFerryServer``) on its own ``ServerClock``, on `storage`
     /// (SQLite, or PostgreSQL when the test run has a database: ``TestStorage``).
     static func start(
         seedDemo: Bool = true,
@@ -18,18 +19,16 @@ struct TestServer {
         storage: TestStorage = .default,
         configure: (inout FerryServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        let clock = TestClock()
-        var logger = Logger(label: "ferry.server.tests")
-        logger.logLevel = .warning
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: seedDemo, faults: faults, logger: logger)
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.5
-        configuration.now = { clock.now }
-        configure(&configuration)
-        if case .postgres(let server) = storage, configuration.postgres == nil {
-            configuration.postgres = server.inSchema(TestStorage.schema(for: configuration.dataDirectory))
+        let clock = ServerClock()
+        let server = try await DemoFerryServer.start(clock: clock) { configuration in
+            configuration.seedDemo = seedDemo
+            configuration.faults = faults
+            configure(&configuration)
+            if case .postgres(let server) = storage, configuration.postgres == nil {
+                configuration.postgres = server.inSchema(TestStorage.schema(for: configuration.dataDirectory))
+            }
         }
-        return TestServer(server: try await FerryServer.start(configuration), clock: clock)
+        return TestServer(server: server, clock: clock)
     }
 
     /// Sends a request; `json` is serialized with JSONSerialization, `body` is sent as is.
@@ -68,13 +67,7 @@ struct TestServer {
 
     /// Logs in and returns the access token.
     func login(_ username: String = "demo", _ password: String = "demo-password") async throws -> String {
-        let response = try await request(.POST, "/v1/auth/login", json: ["username": username, "password": password])
-        guard let token = response.object["access_token"] as? String else {
-            throw TestFailure(
-                "login as \(username) failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))"
-            )
-        }
-        return token
+        try await server.login(username, password: password)
     }
 
     /// Creates a user through the loopback admin endpoint and returns its access token.

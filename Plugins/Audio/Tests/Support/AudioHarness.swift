@@ -1,8 +1,8 @@
 import AudioPlugin
 import FerryServer
+import FerryServerTesting
 import Foundation
 import GRDB
-import Logging
 import SyncKernel
 import SyncKernelTesting
 
@@ -43,14 +43,8 @@ struct AudioHarness: Sendable {
         executor: (any HTTPExecutor)? = nil,
         audio: ([String: Int64]) -> String
     ) async throws -> AudioHarness {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.1
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
-        configuration.logger = logger
-        let server = try await FerryServer.start(configuration)
-        let token = try await login(server.baseURL)
+        let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 0.1 }
+        let token = try await server.login()
         let yaml = audio(try await trackSizes(server.baseURL, token: token))
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-audio-\(UUID().uuidString)")
         let test = try await runtime(
@@ -140,14 +134,6 @@ struct AudioHarness: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    static func login(_ baseURL: String) async throws -> String {
-        let login = try await HTTPTransport(baseURL: baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        struct Body: Decodable { var access_token: String }
-        return try JSONDecoder().decode(Body.self, from: login.body).access_token
-    }
-
     /// Every track file's size, by part key, as the server's album list gives it.
     static func trackSizes(_ baseURL: String, token: String) async throws -> [String: Int64] {
         let answer = try await HTTPTransport(baseURL: baseURL).send(
@@ -168,22 +154,16 @@ struct AudioHarness: Sendable {
     }
 
     /// Injects the server's deterministic fault `kind` into the next `count` requests for
-    /// track files, or for paths under `pathPrefix` (`PUT /admin/faults`, docs/protocol.md §14).
+    /// track files, or for paths under `pathPrefix` (as `PUT /admin/faults` does,
+    /// docs/protocol.md §14).
     func failNext(_ kind: String, count: Int, pathPrefix: String = "/v1/audio/files") async throws {
-        let body = Data(
-            #"{"fail_next": {"kind": "\#(kind)", "count": \#(count)}, "path_prefix": "\#(pathPrefix)"}"#.utf8
-        )
-        let answer = try await HTTPTransport(baseURL: server.baseURL).send(
-            HTTPRequest("PUT", "/admin/faults", headers: [("Content-Type", "application/json")], body: body)
-        )
-        guard answer.status == 200 else { throw FerryError(.usage, "PUT /admin/faults answered \(answer.status)") }
+        guard let kind = FaultKind(rawValue: kind) else { throw FerryError(.usage, "no fault kind \(kind)") }
+        server.setFaults(FaultSettings(failNext: .init(kind: kind, count: count), pathPrefix: pathPrefix))
     }
 
-    /// Requests the server received, per method and route template (`GET /admin/stats`).
+    /// Requests the server received on their own, per method and route template (`GET /admin/stats`).
     func stats() async throws -> [String: Int] {
-        let answer = try await HTTPTransport(baseURL: server.baseURL).send(HTTPRequest("GET", "/admin/stats"))
-        struct Body: Decodable { var requests: [String: Int] }
-        return try JSONDecoder().decode(Body.self, from: answer.body).requests
+        try await server.requestCounts().requests
     }
 
     /// How many track files the server was asked for.

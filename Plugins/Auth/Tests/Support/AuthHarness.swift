@@ -1,14 +1,14 @@
 import AuthPlugin
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 
 /// A real FerryServer on loopback and a runtime with the auth plugin, each with its own clock.
 struct AuthHarness {
     let server: RunningFerryServer
-    let serverClock: TestClock
+    let serverClock: ServerClock
     let test: TestRuntime
     let folder: URL
 
@@ -18,15 +18,8 @@ struct AuthHarness {
         extraYAML: String = "",
         plugins: [any SyncPlugin.Type] = [AuthPlugin.self]
     ) async throws -> AuthHarness {
-        let serverClock = TestClock(now: Date())
-        var configuration = FerryServerConfiguration(
-            port: 0,
-            seedDemo: true,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        configuration.passwordHashCost = 4
-        configuration.now = { serverClock.now() }
-        let server = try await FerryServer.start(configuration)
+        let serverClock = ServerClock(now: Date())
+        let server = try await DemoFerryServer.start(clock: serverClock)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-auth-\(UUID().uuidString)")
         let yaml = "data_dir: \(folder.path)\nplugins:\n  auth: {}\n" + extraYAML
         let test = try await TestRuntime.make(
@@ -40,11 +33,7 @@ struct AuthHarness {
 
     /// Requests the server received for `route` (e.g. "POST /v1/auth/refresh").
     func received(_ route: String) async throws -> Int {
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(
-            HTTPRequest("GET", "/admin/stats", authenticated: false)
-        )
-        let stats = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        return (stats?["requests"] as? [String: Any])?[route] as? Int ?? 0
+        try await server.requestCounts().requests[route, default: 0]
     }
 
     func finish() async {

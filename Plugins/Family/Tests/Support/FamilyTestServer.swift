@@ -1,7 +1,7 @@
 import FamilyPlugin
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernel
 import SyncKernelTesting
 
@@ -16,27 +16,12 @@ struct FamilyTestServer: Sendable {
 
     /// Runs `body` against a fresh server, and stops the server afterwards.
     static func with(_ body: (FamilyTestServer) async throws -> Void) async throws {
-        var logger = Logger(label: "ferry.server.test")
-        logger.logLevel = .warning
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true, logger: logger)
-        configuration.passwordHashCost = 4
-        let server = try await FerryServer.start(configuration)
-        do {
-            try await body(FamilyTestServer(server: server))
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await DemoFerryServer.with { server in try await body(FamilyTestServer(server: server)) }
     }
 
     /// Logs `username` in (a new session, as a new device would) and returns the access token.
     func login(_ username: String = "demo") async throws -> String {
-        struct Body: Decodable { var access_token: String }
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": "\(username)-password"])
-        )
-        return try JSONDecoder().decode(Body.self, from: response.body).access_token
+        try await server.login(username)
     }
 
     /// A runtime of its own (its own in-memory store) signed in as `username`.
@@ -66,15 +51,9 @@ struct FamilyTestServer: Sendable {
         try await get("/v1/rounds/\(id)")
     }
 
-    /// Request counts per route (`/admin/stats`).
-    /// Requests received per route, sent alone or inside a batch.
+    /// Requests received per route, sent alone or inside a batch (`/admin/stats`).
     func requests() async throws -> [String: Int] {
-        struct Body: Decodable { var requests: [String: Int], batched: [String: Int] }
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(
-            HTTPRequest("GET", "/admin/stats", authenticated: false)
-        )
-        let body = try JSONDecoder().decode(Body.self, from: response.body)
-        return body.requests.merging(body.batched, uniquingKeysWith: +)
+        try await server.requestCounts().all
     }
 
     /// Request counts of `/v1` routes other than login (what the plugin sent).

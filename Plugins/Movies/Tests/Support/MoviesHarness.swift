@@ -1,6 +1,6 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import MoviesPlugin
 import SyncKernel
 import SyncKernelTesting
@@ -26,15 +26,11 @@ struct MoviesHarness: Sendable {
         folder: URL? = nil,
         serverNow: (@Sendable () -> Date)? = nil
     ) async throws -> MoviesHarness {
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        if let serverNow { configuration.now = serverNow }
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.1
-        var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
-        configuration.logger = logger
-        let server = try await FerryServer.start(configuration)
-        let token = try await login(server.baseURL)
+        let server = try await DemoFerryServer.start { configuration in
+            if let serverNow { configuration.now = serverNow }
+            configuration.demoTrackSeconds = 0.1
+        }
+        let token = try await server.login()
         let folder =
             folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-movies-\(UUID().uuidString)")
         let yaml = "data_dir: \(folder.path)\nretry: {base_delay: 1s, jitter: 0}\nplugins:\n  movies: \(movies)\n"
@@ -55,16 +51,9 @@ struct MoviesHarness: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    static func login(_ baseURL: String) async throws -> String {
-        let login = try await HTTPTransport(baseURL: baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        return try JSONDecoder().decode(LoginBody.self, from: login.body).access_token
-    }
-
     /// The demo user's movies as the server has them now.
     func serverMovies() async throws -> [[String: Any]] {
-        let token = try await Self.login(server.baseURL)
+        let token = try await server.login()
         let response = try await HTTPTransport(baseURL: server.baseURL, credentials: StaticCredentials(token: token))
             .send(HTTPRequest("GET", "/v1/movies"))
         let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
@@ -76,18 +65,8 @@ struct MoviesHarness: Sendable {
         try await serverMovies().first { $0["id"] as? String == id }
     }
 
-    /// Requests counted by the server, by route template.
-    /// Requests received per route, sent alone or inside a batch.
+    /// Requests received per route template, sent alone or inside a batch (`/admin/stats`).
     func stats() async throws -> [String: Int] {
-        let response = try await HTTPTransport(baseURL: server.baseURL).send(
-            HTTPRequest("GET", "/admin/stats", authenticated: false)
-        )
-        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        let alone = object?["requests"] as? [String: Int] ?? [:]
-        return alone.merging(object?["batched"] as? [String: Int] ?? [:], uniquingKeysWith: +)
-    }
-
-    struct LoginBody: Decodable {
-        let access_token: String
+        try await server.requestCounts().all
     }
 }

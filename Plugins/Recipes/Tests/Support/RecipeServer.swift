@@ -1,34 +1,23 @@
 import FerryServer
+import FerryServerTesting
 import Foundation
-import Logging
 import SyncKernel
 import Testing
 
-/// A real FerryServer with demo data on a free loopback port, and what tests ask of it.
+/// The reference server with demo data (``DemoFerryServer``), and what recipe tests ask of it.
 struct RecipeServer {
     let server: RunningFerryServer
 
     var url: String { server.baseURL }
 
     static func start() async throws -> RecipeServer {
-        var logger = Logger(label: "recipes.tests.server")
-        logger.logLevel = .warning
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true, logger: logger)
-        configuration.passwordHashCost = 4
-        configuration.demoTrackSeconds = 0.1
-        return RecipeServer(server: try await FerryServer.start(configuration))
+        RecipeServer(server: try await DemoFerryServer.start { $0.demoTrackSeconds = 0.1 })
     }
 
     /// Runs `body` with a started server and stops it afterwards, whatever happens.
     static func with<T>(_ body: (RecipeServer) async throws -> T) async throws -> T {
-        let server = try await start()
-        do {
-            let result = try await body(server)
-            await server.server.stop()
-            return result
-        } catch {
-            await server.server.stop()
-            throw error
+        try await DemoFerryServer.with(configure: { $0.demoTrackSeconds = 0.1 }) { server in
+            try await body(RecipeServer(server: server))
         }
     }
 
@@ -36,20 +25,12 @@ struct RecipeServer {
 
     /// Logs in and returns an access token.
     func login(_ username: String = "demo", _ password: String = "demo-password") async throws -> String {
-        let response = try await transport.send(
-            try .json("POST", "/v1/auth/login", body: ["username": username, "password": password])
-        )
-        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        return try #require(object?["access_token"] as? String)
+        try await server.login(username, password: password)
     }
 
-    /// Requests received per `METHOD /template` since the last reset.
-    /// Requests received per route, sent alone or inside a batch.
+    /// Requests received per `METHOD /template` since the last reset, sent alone or inside a batch.
     func stats() async throws -> [String: Int] {
-        let response = try await transport.send(HTTPRequest("GET", "/admin/stats", authenticated: false))
-        let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        let alone = object?["requests"] as? [String: Int] ?? [:]
-        return alone.merging(object?["batched"] as? [String: Int] ?? [:], uniquingKeysWith: +)
+        try await server.requestCounts().all
     }
 
     /// Requests received whose key contains `fragment` (e.g. `saved-recipes`).
@@ -58,7 +39,7 @@ struct RecipeServer {
     }
 
     func resetStats() async throws {
-        _ = try await transport.send(HTTPRequest("DELETE", "/admin/stats", authenticated: false))
+        try await server.resetRequestCounts()
     }
 
     /// The ids `token`'s user has saved, as the server knows them.
