@@ -84,6 +84,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The stand-ins for peers the reference server does not play (TMDB, a file host).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .target(
@@ -104,9 +107,7 @@ let package = Package(
         .testTarget(
             name: "SyncKernelTests",
             dependencies: [
-                "SyncKernel", "SyncKernelTesting",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "SyncKernel", "SyncKernelTesting", "FerryServerTesting",
             ]
         ),
         .testTarget(
@@ -171,17 +172,10 @@ func domainPluginTargets(_ name: String) -> [Target] {
             name: "\(name)PluginTests",
             dependencies: [
                 .target(name: "\(name)Plugin"), "SyncKernel", "SyncKernelTesting", "FerryServer", "FerryServerTesting",
-            ]
-                + pluginTestExtras(name),
+            ],
             path: "Plugins/\(name)/Tests"
         ),
     ]
-}
-
-/// What a plugin's tests need beyond the kernel and the reference server: Movies runs a
-/// TMDB stand-in of its own on Hummingbird.
-func pluginTestExtras(_ name: String) -> [Target.Dependency] {
-    name == "Movies" ? [.product(name: "Hummingbird", package: "hummingbird")] : []
 }
 
 for target in package.targets where target.type != .system {

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import SyncKernel
 import SyncKernelTesting
@@ -10,7 +11,7 @@ struct AnswerLimitTests {
     static let yaml = "sync: {max_answer: 64KiB, batch_size: 1}\nplugins:\n  items: {}\n"
 
     @Test func anOversizeAnswerIsADeadLetterThatNamesTheLimit() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml)
             server.fail(.init(status: 200, body: String(repeating: "x", count: 1 << 20)))
             _ = try await TestPlugin.put("a", "v", in: test.runtime)

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -12,9 +13,9 @@ struct ConflictPolicyTests {
     func conflict(
         _ policy: ConflictPolicy,
         remoteUpdatedAt: String? = nil,
-        _ body: @Sendable @escaping (ItemServer, TestRuntime) async throws -> Void
+        _ body: @Sendable @escaping (TestPluginServer, TestRuntime) async throws -> Void
     ) async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let yaml = "plugins:\n  items:\n    operations:\n      put: {conflict: \(policy.rawValue)}\n"
             let test = try await TestRuntime.make(server: url, yaml: yaml)
             server.seed("a", "theirs", version: 3, updatedAt: remoteUpdatedAt)

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 @testable import SyncKernel
 import SyncKernelTesting
@@ -17,7 +18,7 @@ struct ConnectivityTests {
     }
 
     @Test func theProbeAsksTheHealthEndpointOfAServerThatAnswersAndOneThatDoesNot() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let up = ProbeConnectivity(
                 remotes: { [url] },
                 interfaces: try FakeInterfaces.make([("eth0", true, false)]),
@@ -46,7 +47,7 @@ struct ConnectivityTests {
 
     @Test func aProbeResultIsReusedUntilItsIntervalOrAnUnreachableReport() async throws {
         let clock = TestClock()
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let probe = ProbeConnectivity(
                 remotes: { [url] },
                 interval: 15,

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -22,7 +23,7 @@ struct DeclaredDomainTests {
     }
 
     @Test func anOnlineOnlyRemovalTakesTheLocalDocumentAwayOnceTheRemoteAgreed() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let yaml = Self.yaml.replacingOccurrences(of: "supersedes: [put]}", with: "supersedes: [put], delivery: online_only}")
             let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [])
             _ = try await test.runtime.submitDeclared(domain: "notes", kind: "put", entity: "a", body: Data(#"{"value":"1"}"#.utf8))
@@ -36,7 +37,7 @@ struct DeclaredDomainTests {
     }
 
     @Test func operationsAreSentAsTheirDeclaredCallsAndTheLocalDocumentAnswersFirst() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
             _ = try await test.runtime.submitDeclared(
                 domain: "notes",
@@ -61,7 +62,7 @@ struct DeclaredDomainTests {
     }
 
     @Test func anAnswerThatIsNotTheEntityIsRefusedAndTheLocalDocumentsStay() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml + "\nsync: {batch_size: 1}\n", plugins: [])
             for key in ["a", "b", "c"] {
                 _ = try await test.runtime.submitDeclared(
@@ -84,7 +85,7 @@ struct DeclaredDomainTests {
     }
 
     @Test func declaredCoalescingCancelsAnUnsentPair() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
             _ = try await test.runtime.submitDeclared(
                 domain: "notes",
@@ -108,7 +109,7 @@ struct DeclaredDomainTests {
     }
 
     @Test func aDeleteRemovesTheLocalDocumentAndSupersedesAnUnsentPut() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])
             _ = try await test.runtime.submitDeclared(
                 domain: "notes",

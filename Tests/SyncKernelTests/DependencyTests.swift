@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -24,7 +25,7 @@ struct DependencyTests {
     }
 
     @Test func aChildWaitsForItsParentWithoutSpendingAttemptsAndGoesAfterIt() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml)
             try await createAndLink(test)
             // The parent's first send fails (the remote is busy): the child meets a local id.
@@ -45,7 +46,7 @@ struct DependencyTests {
     }
 
     @Test func aChildWhoseParentWasDiscardedSaysSoAsADeadLetter() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml)
             try await createAndLink(test)
             server.fail(.init(status: 400, path: "/items"))

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -7,7 +8,7 @@ import Testing
 @Suite("Engine: delivery over real HTTP")
 struct EngineDeliveryTests {
     @Test func aQueuedWriteReachesTheServerWithItsIdAsIdempotencyKey() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             _ = try await TestPlugin.put("a", "hello", in: test.runtime)
             let summary = try await test.runOnce()
@@ -18,7 +19,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func transientFailuresBackOffOnTheInjectedClockAndSpendAttempts() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(
                 server: url,
                 yaml: "retry: {base_delay: 10s, jitter: 0}\nplugins:\n  items: {}\n"
@@ -52,7 +53,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func regainingConnectivityCutsABackoffShort() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(
                 server: url,
                 yaml: "retry: {base_delay: 1h, max_delay: 2h, jitter: 0}\nplugins:\n  items: {}\n"
@@ -70,7 +71,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func whileOfflineNothingIsSent() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, connectivity: ManualConnectivity(.offline))
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             #expect(try await test.runOnce().sent == 0)
@@ -79,7 +80,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func aRejectedOperationBecomesADeadLetterAndBlocksOnlyItsEntity() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             server.fail(
                 .init(
@@ -101,7 +102,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func anExpiredTokenIsRefreshedOnceAndTheRequestRetried() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let credentials = StaticCredentials(token: "old", refreshesTo: "new")
             let test = try await TestRuntime.make(server: url, credentials: credentials)
             server.fail(.init(status: 401))
@@ -113,7 +114,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func aRefusedSessionHoldsThePluginsQueueUntilLogin() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let credentials = StaticCredentials(token: "old", refreshesTo: nil)
             let test = try await TestRuntime.make(server: url, credentials: credentials)
             server.fail(.init(status: 401), .init(status: 401))
@@ -131,7 +132,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func anEntityCreatedOfflineIsRemappedWithItsQueuedWrites() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             let local = "local-1"
             try await test.runtime.commit { db, queue in
@@ -149,7 +150,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func aPullRebasesRowsThatHavePendingWrites() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, connectivity: ManualConnectivity(.online))
             server.seed("a", "remote-a", version: 3)
             server.seed("b", "remote-b", version: 1)
@@ -177,7 +178,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func anOnlineOnlyWriteStoresTheRemotesAnswerAndNeverThePlaceholder() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(
                 server: url,
                 yaml: "plugins:\n  items:\n    operations:\n      put: {delivery: online_only}\n"
@@ -198,7 +199,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func anUnmeteredOperationWaitsOnAMeteredLink() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let connectivity = ManualConnectivity(
                 ConnectivityState(reachable: true, interface: .cellular, metered: true)
             )
@@ -216,7 +217,7 @@ struct EngineDeliveryTests {
     }
 
     @Test func aLeaseLeftByADeadProcessIsReclaimedWithTheSameKey() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             let before = try #require(try await test.operations().first)

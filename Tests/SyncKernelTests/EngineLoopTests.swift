@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 @testable import SyncKernel
 import SyncKernelTesting
@@ -53,7 +54,7 @@ struct EngineLoopTests {
     }
 
     @Test func aDeclaredDomainPullsAsOftenAsItsOwnPullEverySays() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let yaml = """
                 sync: {pull_every: 300s}
                 domains:

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -10,7 +11,7 @@ import Testing
 @Suite("Engine: recovering without a person", .timeLimit(.minutes(1)))
 struct EngineRecoveryTests {
     @Test func aHeldQueueResumesByItselfOnceAnotherCredentialIsThere() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let credentials = StaticCredentials(token: "old", refreshesTo: "renewed")
             let test = try await TestRuntime.make(server: url, credentials: credentials)
             // The token is refused, and so is the renewed one: the queue is held.
@@ -32,7 +33,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func aQueueHeldWithNobodySignedInResumesWhenSomeoneIs() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let credentials = StaticCredentials(token: nil)
             let test = try await TestRuntime.make(server: url, credentials: credentials)
             server.fail(.init(status: 401))
@@ -44,7 +45,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func aRequestThatGotNoAnswerGoesAgainAtOnceWhenTheRemoteAnswers() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let executor = DroppingExecutor(drops: 1)
             let test = try await TestRuntime.make(server: url, executor: executor)
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
@@ -67,7 +68,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func retryingEveryWaitingOperationMakesThemDueNowWithTheirAttemptsReset() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(
                 server: url,
                 yaml: "retry: {base_delay: 1h, max_delay: 2h, jitter: 0}\nsync: {batch_size: 1}\nplugins:\n  items: {}\n"
@@ -86,7 +87,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func aRemoteThatForgotTheCursorIsPulledAgainFromTheStart() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             server.seed("a", "one", version: 1)
             server.seed("b", "two", version: 1)
@@ -113,7 +114,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func anExpiredLeaseOfALiveRunnerIsReclaimedWhileTheLoopRuns() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url)
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             let until = test.clock.now().addingTimeInterval(60).timeIntervalSince1970
@@ -163,7 +164,7 @@ final class DroppingExecutor: HTTPExecutor {
 @Suite("Queue explanations")
 struct QueueExplanationTests {
     @Test func anOperationThatBackedOffAndThenGotNoAnswerSaysItWaitsForTheRemote() async throws {
-        let test = try await ItemServer.with { server, url in
+        let test = try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: "retry: {base_delay: 1m, jitter: 0}\nplugins:\n  items: {}\n")
             _ = try await TestPlugin.put("a", "v", in: test.runtime)
             server.fail(.init(status: 503))

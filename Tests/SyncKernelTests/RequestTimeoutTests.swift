@@ -1,5 +1,5 @@
+import FerryServerTesting
 import Foundation
-import Hummingbird
 @testable import SyncKernel
 import Testing
 
@@ -8,21 +8,7 @@ import Testing
 @Suite("Transport: the request timeout")
 struct RequestTimeoutTests {
     @Test func aBodyThatTricklesPastTheTimeoutIsNoAnswer() async throws {
-        let router = Router()
-        router.get("/slow") { _, _ -> Response in
-            Response(
-                status: .ok,
-                headers: [.contentLength: "40"],
-                body: ResponseBody { writer in
-                    for _ in 0..<40 {
-                        try await writer.write(ByteBuffer(string: "x"))
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    try await writer.finish(nil)
-                }
-            )
-        }
-        try await Loopback.serve(router) { url in
+        try await TricklingServer.with { url in
             let executor = AsyncHTTPExecutor()
             let request = PreparedRequest(method: "GET", url: url + "/slow", headers: [], body: nil, timeout: 0.5)
             let error = await #expect(throws: TransportFailure.self) {

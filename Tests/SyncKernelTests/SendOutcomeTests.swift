@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -55,7 +56,7 @@ private struct VerdictPlugin: SyncPlugin {
 @Suite("Engine: typed send outcomes")
 struct SendOutcomeTests {
     func run(_ verdict: String, entity: String = "e1") async throws -> (TestRuntime, RunSummary) {
-        try await ItemServer.with { _, url in
+        try await TestPluginServer.with { _, url in
             let test = try await TestRuntime.make(
                 server: url,
                 yaml: "plugins:\n  verdicts: {}\n",
@@ -77,7 +78,7 @@ struct SendOutcomeTests {
     /// Queues `first` and then `hold` on one entity, runs once, and returns the note and the
     /// id of the second operation.
     func rebaseAfter(_ kind: String, _ first: String) async throws -> (note: String?, second: UUID?) {
-        try await ItemServer.with { _, url in
+        try await TestPluginServer.with { _, url in
             let test = try await TestRuntime.make(server: url, yaml: "plugins:\n  verdicts: {}\n", plugins: [VerdictPlugin.self])
             try await test.runtime.commit { _, queue in
                 queue.enqueue(try NewOperation(plugin: "verdicts", kind: kind, entity: "e1", payload: ["outcome": first]))

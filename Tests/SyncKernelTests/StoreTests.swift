@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernel
@@ -74,7 +75,7 @@ struct StoreTests {
 
     @Test func aRunnerSeesOperationsQueuedThroughAnotherConnection() async throws {
         let path = temporaryPath()
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let runnerStore = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
             let otherStore = try FerryStore.open(at: path, migrations: TestPlugin.migrations)
             let runner = try await TestRuntime.make(server: url, store: runnerStore)

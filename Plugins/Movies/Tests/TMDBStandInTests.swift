@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import SyncKernel
 import SyncKernelTesting

@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 @testable import SyncKernel
 import SyncKernelTesting
@@ -96,7 +97,7 @@ struct FileCacheTests {
     }
 
     @Test func aDownloadIsVerifiedMovedIntoPlaceAndServedLocallyAfterwards() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             let data = Self.bytes(300_000)
             server.put("a.bin", data)
@@ -134,7 +135,7 @@ struct FileCacheTests {
     }
 
     @Test func aChecksumMismatchLeavesNothingAtTheFinalPath() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             server.put("a.bin", Self.bytes(1000))
             let finished = Mutex(TransferTally())
@@ -158,7 +159,7 @@ struct FileCacheTests {
     }
 
     @Test func aLengthMismatchIsDiscarded() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             server.put("a.bin", Self.bytes(1000))
             let error = await #expect(throws: FerryError.self) {
@@ -172,7 +173,7 @@ struct FileCacheTests {
     }
 
     @Test func anInterruptedDownloadKeepsItsPartialFileAndResumesWithRange() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             let data = Self.bytes(500_000)
             server.put("big.bin", data)
@@ -197,7 +198,7 @@ struct FileCacheTests {
     }
 
     @Test func requirementsAreCheckedBeforeAnyRequest() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             server.put("a.bin", Self.bytes(10))
             fixture.connectivity.set(ConnectivityState(reachable: true, interface: .cellular, metered: true))
@@ -222,7 +223,7 @@ struct FileCacheTests {
     }
 
     @Test func theBudgetEvictsTheLeastRecentlyUsedUnpinnedFiles() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture(budget: TransferBudget(maxBytes: 3000))
             for name in ["a", "b", "c", "d"] { server.put(name, Self.bytes(1000, seed: UInt8(name.utf8.first!))) }
             func fetch(_ name: String, pinned: Bool = false) async throws -> CachedFile {
@@ -245,7 +246,7 @@ struct FileCacheTests {
     }
 
     @Test func pinnedFilesThatLeaveNoRoomFailWithAStorageError() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture(budget: TransferBudget(maxBytes: 1500))
             server.put("a", Self.bytes(1000))
             server.put("b", Self.bytes(1000, seed: 9))
@@ -260,7 +261,7 @@ struct FileCacheTests {
     }
 
     @Test func unpinnedFilesExpireByAgeAndPinnedOnesStay() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture(budget: TransferBudget(maxAge: 90 * 86_400))
             server.put("a", Self.bytes(10))
             server.put("b", Self.bytes(10, seed: 3))
@@ -278,7 +279,7 @@ struct FileCacheTests {
     }
 
     @Test func purgeRemovesEverythingOrOnlyUnpinnedFiles() async throws {
-        try await FileServer.with { server, url in
+        try await RangeFileServer.with { server, url in
             let fixture = try Fixture()
             server.put("a", Self.bytes(10))
             server.put("b", Self.bytes(10, seed: 3))

@@ -8,7 +8,9 @@ import Synchronization
 /// references, application authentication, errors, rate limiting and image basics).
 ///
 /// It checks Ferry's TMDB client against TMDB's own wire format, independently of the
-/// reference server's TMDB subset. It answers:
+/// reference server's TMDB subset (`/tmdb/3`), and sees what the reference server does
+/// not: how each request carried its credentials and whether the token leaked anywhere
+/// else. It answers:
 ///
 /// - `GET /3/search/movie`: `query`, `year`, `primary_release_year`, `include_adult` and
 ///   `page` (1...500); 20 results a page, most popular first.
@@ -27,9 +29,9 @@ import Synchronization
 /// // …
 /// await tmdb.stop()
 /// ```
-final class TMDBStandIn: Sendable {
+public final class TMDBStandIn: Sendable {
     /// How an API request carried its credentials.
-    enum Authentication: Sendable, Equatable {
+    public enum Authentication: Sendable, Equatable {
         /// An `Authorization: Bearer` header only.
         case bearer
         /// An `api_key` query parameter only.
@@ -41,13 +43,13 @@ final class TMDBStandIn: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`.
-    let baseURL: String
+    public let baseURL: String
     /// The API base, as `tmdb.url`: `baseURL` + `/3`.
-    var apiURL: String { baseURL + "/3" }
+    public var apiURL: String { baseURL + "/3" }
     /// The image base, as `tmdb.image_base`: images are at `imageBase/t/p/<size>/<file>`.
-    var imageBase: String { baseURL }
+    public var imageBase: String { baseURL }
     /// The token the API routes accept.
-    let token: String
+    public let token: String
 
     private let ledger: Ledger
     private let server: Task<Void, any Error>
@@ -59,10 +61,16 @@ final class TMDBStandIn: Sendable {
         self.server = server
     }
 
-    /// Starts a stand-in on an ephemeral loopback port; returns once it accepts connections.
+    /// Starts a stand-in with every film of ``TMDBStandInFilm/all`` on an ephemeral
+    /// loopback port; returns once it accepts connections.
+    public static func start(token: String = "standin-token") async throws -> TMDBStandIn {
+        try await start(token: token, films: TMDBStandInFilm.all)
+    }
+
+    /// Starts a stand-in with `films` on an ephemeral loopback port.
     static func start(
-        token: String = "standin-token",
-        films: [TMDBStandInFilm] = TMDBStandInFilm.all
+        token: String,
+        films: [TMDBStandInFilm]
     ) async throws -> TMDBStandIn {
         let ledger = Ledger()
         let (ports, portSink) = AsyncStream<Int>.makeStream()
@@ -84,7 +92,7 @@ final class TMDBStandIn: Sendable {
     }
 
     /// Stops the server and waits until it has stopped.
-    func stop() async {
+    public func stop() async {
         server.cancel()
         _ = try? await server.value
     }
@@ -92,7 +100,7 @@ final class TMDBStandIn: Sendable {
     /// The next `count` API requests (not images) fail with `status`, before any check of
     /// the token: a 429 carries TMDB's rate-limit body (status_code 25) and `Retry-After:
     /// retryAfter` when given; a 5xx carries TMDB's body for that status.
-    func failNext(status: Int, count: Int = 1, retryAfter: Int? = nil) {
+    public func failNext(status: Int, count: Int = 1, retryAfter: Int? = nil) {
         ledger.state.withLock {
             $0.failure = count > 0 ? Failure(status: status, remaining: count, retryAfter: retryAfter) : nil
         }
@@ -100,24 +108,24 @@ final class TMDBStandIn: Sendable {
 
     /// Every request received, in order, as method and path without the query:
     /// `GET /3/search/movie`.
-    func requests() -> [String] {
+    public func requests() -> [String] {
         ledger.state.withLock { $0.requests.map { "\($0.method) \($0.path)" } }
     }
 
     /// How many requests had a path starting with `pathPrefix`, such as `/3/movie/`.
-    func requestCount(_ pathPrefix: String) -> Int {
+    public func requestCount(_ pathPrefix: String) -> Int {
         ledger.state.withLock { $0.requests.count(where: { $0.path.hasPrefix(pathPrefix) }) }
     }
 
     /// How each API request carried its credentials, in order.
-    func authentications() -> [Authentication] {
+    public func authentications() -> [Authentication] {
         ledger.state.withLock { $0.authentications }
     }
 
     /// The requests (`GET /path`) that carried the token somewhere it does not belong: in
     /// an image request at all, or in an API request anywhere but the `Authorization`
     /// header and the `api_key` parameter.
-    func tokenLeaks() -> [String] {
+    public func tokenLeaks() -> [String] {
         ledger.state.withLock { $0.leaks }
     }
 

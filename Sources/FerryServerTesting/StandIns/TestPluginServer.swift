@@ -5,15 +5,30 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// A small real HTTP server on loopback that speaks `TestPlugin`'s `/items` contract,
-/// with idempotency replay, versions with `If-Match`, and scripted failures.
-final class ItemServer: Sendable {
-    struct Item: Codable, Equatable {
-        var key: String
-        var value: String?
-        var version: Int
-        var deleted: Bool?
-        var updatedAt: String?
+/// The remote of `SyncKernelTesting`'s `TestPlugin`: a small real HTTP server on loopback
+/// that speaks its `/items` contract (`/items`, `/saved`, `/ping`, `/v1/health`), with
+/// idempotency replay, versions with `If-Match`, scripted failures and a log of requests.
+///
+/// It stays beside the reference server because it serves what that one does not: the
+/// test plugin's own contract, and failures of any status, body and headers scripted per
+/// path (the reference server injects only its own fault kinds).
+///
+/// ```swift
+/// try await TestPluginServer.with { server, url in
+///     server.fail(.init(status: 503, headers: ["Retry-After": "2"]))
+///     let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [TestPlugin.self])
+///     // ...
+///     #expect(server.count("PUT /items/a") == 2)
+/// }
+/// ```
+public final class TestPluginServer: Sendable {
+    /// An item as the server holds and sends it.
+    public struct Item: Codable, Equatable, Sendable {
+        public var key: String
+        public var value: String?
+        public var version: Int
+        public var deleted: Bool?
+        public var updatedAt: String?
 
         enum CodingKeys: String, CodingKey {
             case key, value, version, deleted
@@ -21,12 +36,25 @@ final class ItemServer: Sendable {
         }
     }
 
-    struct Scripted: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body: String = #"{"error":{"code":"scripted","message":"scripted failure","details":{}}}"#
+    /// A failure to answer instead of handling a request.
+    public struct Scripted: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
         /// Only requests to this path get this answer; nil for any path.
-        var path: String? = nil
+        public var path: String?
+
+        public init(
+            status: Int,
+            headers: [String: String] = [:],
+            body: String = #"{"error":{"code":"scripted","message":"scripted failure","details":{}}}"#,
+            path: String? = nil
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.path = path
+        }
     }
 
     private struct State {
@@ -43,17 +71,21 @@ final class ItemServer: Sendable {
 
     private let state = Mutex(State())
 
-    var requests: [String] { state.withLock { $0.log } }
-    var saved: Set<String> { state.withLock { $0.saved } }
+    /// Every request handled, in order, as `METHOD /path` (`PUT /items/a`).
+    public var requests: [String] { state.withLock { $0.log } }
+    /// The keys saved with `PUT /saved/{key}` and not unsaved since.
+    public var saved: Set<String> { state.withLock { $0.saved } }
     /// The bodies of `POST /ping`, in order.
-    var pings: [String] { state.withLock { $0.pings } }
-    func item(_ key: String) -> Item? { state.withLock { $0.items[key] } }
-    func count(_ line: String) -> Int { requests.filter { $0 == line }.count }
+    public var pings: [String] { state.withLock { $0.pings } }
+    /// The item `key` as the server holds it.
+    public func item(_ key: String) -> Item? { state.withLock { $0.items[key] } }
+    /// How many requests were `line` (`PUT /items/a`).
+    public func count(_ line: String) -> Int { requests.filter { $0 == line }.count }
 
     /// The next requests (to any path but GET) fail with these answers, in order.
-    func fail(_ answers: Scripted...) { state.withLock { $0.script += answers } }
+    public func fail(_ answers: Scripted...) { state.withLock { $0.script += answers } }
     /// Sets an item directly, as another client would have written it.
-    func seed(_ key: String, _ value: String, version: Int, updatedAt: String? = nil) {
+    public func seed(_ key: String, _ value: String, version: Int, updatedAt: String? = nil) {
         state.withLock {
             $0.items[key] = Item(key: key, value: value, version: version, updatedAt: updatedAt)
             $0.changes.append(key)
@@ -61,9 +93,11 @@ final class ItemServer: Sendable {
     }
 
     /// Runs the server on a free loopback port for the duration of `body`.
-    static func with<T: Sendable>(_ body: @Sendable (ItemServer, String) async throws -> T) async throws -> T {
-        let server = ItemServer()
-        return try await Loopback.serve(server.router()) { url in try await body(server, url) }
+    public static func with<T: Sendable>(
+        _ body: @Sendable (TestPluginServer, String) async throws -> T
+    ) async throws -> T {
+        let server = TestPluginServer()
+        return try await LoopbackServer.serve(server.router()) { url in try await body(server, url) }
     }
 
     private func router() -> Router<BasicRequestContext> {
@@ -198,7 +232,7 @@ final class ItemServer: Sendable {
     }
 
     /// Forgets every item, as a server restored from an old backup does.
-    func forgetEverything() {
+    public func forgetEverything() {
         state.withLock { state in
             state.items = [:]
             state.changes = []

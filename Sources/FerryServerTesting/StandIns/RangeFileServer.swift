@@ -5,10 +5,22 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// A small real HTTP file server on loopback: `GET /files/{name}` with `ETag`,
-/// `Content-Length` and single `Range: bytes=N-` requests, and scripted cuts (the
-/// connection closes after some bytes of the body) to exercise resumes.
-final class FileServer: Sendable {
+/// A file host on loopback: `GET /files/{name}` with `ETag`, `Content-Length`, single
+/// `Range: bytes=N-` requests and `If-Range`, and scripted cuts (the connection closes
+/// after an exact number of bytes of the body) to exercise resumed downloads.
+///
+/// It stays beside the reference server because downloads need files of any content and
+/// cuts at a chosen byte; the reference server's `drop` fault cuts at half the body of its
+/// own demo files.
+///
+/// ```swift
+/// try await RangeFileServer.with { server, url in
+///     server.put("a.bin", data)
+///     server.cut("a.bin", after: 1000)
+///     // download url + "/files/a.bin", then resume: server.ranges == [nil, "bytes=1000-"]
+/// }
+/// ```
+public final class RangeFileServer: Sendable {
     private struct State {
         var files: [String: Data] = [:]
         var cutAfter: [String: Int] = [:]
@@ -18,16 +30,21 @@ final class FileServer: Sendable {
     private let state = Mutex(State())
 
     /// Serves `data` as `/files/{name}`.
-    func put(_ name: String, _ data: Data) { state.withLock { $0.files[name] = data } }
+    public func put(_ name: String, _ data: Data) { state.withLock { $0.files[name] = data } }
     /// The next answer for `name` stops after `bytes` bytes of its body and closes the connection.
-    func cut(_ name: String, after bytes: Int) { state.withLock { $0.cutAfter[name] = bytes } }
+    public func cut(_ name: String, after bytes: Int) { state.withLock { $0.cutAfter[name] = bytes } }
     /// The `Range` header of every request, in order.
-    var ranges: [String?] { state.withLock { $0.log.map(\.range) } }
-    var requestCount: Int { state.withLock { $0.log.count } }
+    public var ranges: [String?] { state.withLock { $0.log.map(\.range) } }
+    /// How many requests arrived.
+    public var requestCount: Int { state.withLock { $0.log.count } }
 
-    static func with<T: Sendable>(_ body: @Sendable (FileServer, String) async throws -> T) async throws -> T {
-        let server = FileServer()
-        return try await Loopback.serve(server.router()) { url in try await body(server, url) }
+    /// Runs a server on a free loopback port for the duration of `body`, which gets it and
+    /// its base URL.
+    public static func with<T: Sendable>(
+        _ body: @Sendable (RangeFileServer, String) async throws -> T
+    ) async throws -> T {
+        let server = RangeFileServer()
+        return try await LoopbackServer.serve(server.router()) { url in try await body(server, url) }
     }
 
     private struct Cut: Error {}

@@ -1,9 +1,12 @@
 import Hummingbird
 import Logging
 
-/// Runs a Hummingbird router on a free loopback port for the duration of `body`.
-enum Loopback {
-    static func serve<T: Sendable>(
+/// Runs a Hummingbird router on a free loopback port for the duration of `body`: the
+/// footing of the stand-ins here, for peers the reference server does not play.
+public enum LoopbackServer {
+    /// Serves `router` on `127.0.0.1` and a free port, calls `body` with the base URL
+    /// (`http://127.0.0.1:PORT`), then stops serving.
+    public static func serve<T: Sendable>(
         _ router: Router<BasicRequestContext>,
         _ body: @Sendable (String) async throws -> T
     ) async throws -> T {
