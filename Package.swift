@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "FerryServerTests",
             dependencies: [
-                "FerryServer", "FerryServerTesting",
+                "FerryServer", "FerryServerTesting", "SyncKernelTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

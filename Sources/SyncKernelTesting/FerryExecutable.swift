@@ -1,6 +1,22 @@
 import Foundation
 
-/// The built `ferry` executable, run as a separate process the way a person runs it.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The built `ferry` executable, run as a separate process the way a person runs it:
+/// the one way tests run a child process (`ferry`, `ferry serve`, or another program such
+/// as `/bin/bash`).
+///
+/// ```swift
+/// let ferry = try FerryExecutable.configured("server: \(server.baseURL)\nplugins:\n  auth: {}\n")
+/// let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
+/// let runner = try ferry.start(["run"])          // in the background
+/// await runner.kill()                             // SIGKILL, as a crash would
+/// let server = try ferry.serve(["--port", "0"])   // `ferry serve`, its log discarded
+/// ```
 ///
 /// `run` waits for the process on a thread of its own, never on Swift's cooperative pool:
 /// a test that serves the process from the same test process (a FerryServer started in
@@ -13,18 +29,26 @@ public struct FerryExecutable: Sendable {
         public let error: String
     }
 
+    /// Where one of the child's standard streams goes.
+    public enum Stream: @unchecked Sendable {
+        /// A pipe: standard input gets `input` and is closed; the test reads standard
+        /// output and error from ``Running/stdout`` and ``Running/stderr``.
+        case pipe
+        /// `/dev/null`: for a child nobody reads, so that it never blocks on a full pipe
+        /// (a server's log).
+        case discarded
+        /// A file handle the test holds, such as the terminal end of a pseudo-terminal.
+        case handle(FileHandle)
+    }
+
     /// A process started with `start`.
     public struct Running: @unchecked Sendable {
         public let process: Process
+        /// Its standard output, when it goes to a pipe; otherwise a pipe that is already at
+        /// its end.
         public let stdout: Pipe
+        /// Its standard error, as ``stdout``.
         public let stderr: Pipe
-
-        /// A process started elsewhere (with a terminal of its own, say), to wait for it here.
-        public init(process: Process, stdout: Pipe, stderr: Pipe) {
-            self.process = process
-            self.stdout = stdout
-            self.stderr = stderr
-        }
 
         /// Waits for the process to end, on a thread of its own (see `run`), and returns
         /// its status.
@@ -33,6 +57,23 @@ public struct FerryExecutable: Sendable {
                 process.waitUntilExit()
                 return process.terminationStatus
             }
+        }
+
+        /// Sends `signal` (`SIGINT` for a Ctrl-C, say) without waiting.
+        public func send(_ signal: Int32) {
+            #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, signal)
+            #elseif canImport(Darwin)
+            _ = Darwin.kill(process.processIdentifier, signal)
+            #endif
+        }
+
+        /// Kills the process with `SIGKILL`, as a crash or a power cut would end it, and
+        /// waits until it has ended.
+        public func kill() async {
+            guard process.isRunning else { return }
+            send(SIGKILL)
+            _ = await exited()
         }
     }
 
@@ -46,21 +87,53 @@ public struct FerryExecutable: Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// Whether ``built`` found the executable: the condition of a test that runs it.
+    public static var isBuilt: Bool { built != nil }
+
     public let url: URL
     /// The working folder (where `config.yaml` is looked for).
     public let folder: URL
     /// Extra environment variables; `FERRY_CONFIG` is removed unless given here.
     public let environment: [String: String]
 
+    /// Runs the program at `url` (the built `ferry`, or another program a test needs) in `folder`.
     public init(url: URL, folder: URL, environment: [String: String] = [:]) {
         self.url = url
         self.folder = folder
         self.environment = environment
     }
 
-    /// Runs `ferry arguments...` to the end, with `input` on standard input.
-    public func run(_ arguments: [String], input: String? = nil) async throws -> Result {
-        let running = try start(arguments, input: input)
+    /// The built `ferry`, working in `folder` (where its `config.yaml` is); throws
+    /// ``NotBuilt`` when it has not been built.
+    public init(in folder: URL, environment: [String: String] = [:]) throws {
+        guard let url = Self.built else { throw NotBuilt() }
+        self.init(url: url, folder: folder, environment: environment)
+    }
+
+    /// The built `ferry` in `folder` (a new temporary one unless given), with `config`
+    /// written there as its `config.yaml`.
+    public static func configured(
+        _ config: String,
+        in folder: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> FerryExecutable {
+        let folder =
+            folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try config.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        return try FerryExecutable(in: folder, environment: environment)
+    }
+
+    /// Runs `ferry arguments...` to the end and returns what it printed. Standard input
+    /// gets `input` unless `standardInput` gives it something else (a terminal);
+    /// `environment` adds variables to this run's, and a nil value removes one.
+    public func run(
+        _ arguments: [String],
+        input: String? = nil,
+        environment: [String: String?] = [:],
+        standardInput: Stream = .pipe
+    ) async throws -> Result {
+        let running = try start(arguments, input: input, environment: environment, standardInput: standardInput)
         return await onOwnThread {
             let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
             let error = running.stderr.fileHandleForReading.readDataToEndOfFile()
@@ -73,8 +146,17 @@ public struct FerryExecutable: Sendable {
         }
     }
 
-    /// Starts `ferry arguments...` and returns at once; standard input gets `input` and is closed.
-    public func start(_ arguments: [String], input: String? = nil) throws -> Running {
+    /// Starts `ferry arguments...` and returns at once. With `.pipe` (the default),
+    /// standard input gets `input` and is closed, and the test reads standard output and
+    /// error from the pipes of the result; `environment` is as in ``run(_:input:environment:standardInput:)``.
+    public func start(
+        _ arguments: [String],
+        input: String? = nil,
+        environment extra: [String: String?] = [:],
+        standardInput: Stream = .pipe,
+        standardOutput: Stream = .pipe,
+        standardError: Stream = .pipe
+    ) throws -> Running {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -82,15 +164,42 @@ public struct FerryExecutable: Sendable {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "FERRY_CONFIG")
         env.merge(environment) { $1 }
+        for (name, value) in extra { env[name] = value }
         process.environment = env
         let stdin = Pipe()
         let running = Running(process: process, stdout: Pipe(), stderr: Pipe())
-        process.standardInput = stdin
-        process.standardOutput = running.stdout
-        process.standardError = running.stderr
+        process.standardInput = Self.attach(standardInput, pipe: stdin)
+        process.standardOutput = Self.attach(standardOutput, pipe: running.stdout)
+        process.standardError = Self.attach(standardError, pipe: running.stderr)
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data((input.hasSuffix("\n") ? input : input + "\n").utf8)) }
+        if case .pipe = standardInput, let input {
+            stdin.fileHandleForWriting.write(Data((input.hasSuffix("\n") ? input : input + "\n").utf8))
+        }
         try? stdin.fileHandleForWriting.close()
+        // A pipe the child does not write to ends at once for whoever reads it.
+        if case .pipe = standardOutput {} else { try? running.stdout.fileHandleForWriting.close() }
+        if case .pipe = standardError {} else { try? running.stderr.fileHandleForWriting.close() }
         return running
+    }
+
+    /// Starts `ferry serve arguments...` in the background, its output discarded (nobody
+    /// reads a server's log, and a full pipe would stall it). Stop it with ``Running/kill()``
+    /// or a signal.
+    public func serve(_ arguments: [String]) throws -> Running {
+        try start(["serve"] + arguments, standardOutput: .discarded, standardError: .discarded)
+    }
+
+    /// What goes to the child for `stream`.
+    private static func attach(_ stream: Stream, pipe: Pipe) -> Any {
+        switch stream {
+        case .pipe: pipe
+        case .discarded: FileHandle.nullDevice
+        case .handle(let handle): handle
+        }
+    }
+
+    /// The `ferry` executable has not been built.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public var description: String { "the ferry executable is not built; run `swift build` first" }
     }
 }

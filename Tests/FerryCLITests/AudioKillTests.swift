@@ -13,14 +13,14 @@ import Glibc
 /// downloaded unless its file verifies, and the next start finishes the album.
 @Suite(
     "ferry audio: killed mid-download",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct AudioKillTests {
     @Test(.timeLimit(.minutes(1)))
     func aRunnerKilledMidDownloadLeavesNothingHalfWrittenAndTheNextStartFinishes() async throws {
         let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 5 }
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 data_dir: data
                 server: \(server.baseURL)
                 log_level: error

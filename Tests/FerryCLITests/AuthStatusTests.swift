@@ -6,11 +6,11 @@ import Testing
 
 /// `ferry auth status` says what it knows without claiming more: forced offline, it asks
 /// nobody; a server error is a server error, not "offline".
-@Suite("ferry auth status", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("ferry auth status", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct AuthStatusTests {
     func signedIn(at server: RunningFerryServer) async throws -> FerryExecutable {
-        let ferry = try FerryProcess.make(
-            config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: error\nplugins:\n  auth: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "data_dir: data\nserver: \(server.baseURL)\nlog_level: error\nplugins:\n  auth: {}\n"
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")

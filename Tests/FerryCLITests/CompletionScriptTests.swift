@@ -4,10 +4,10 @@ import Testing
 
 /// `ferry --generate-completion-script`: the shell offers the values of enumerated options
 /// and completes file and folder names where one is taken.
-@Suite("ferry completion script", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("ferry completion script", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct CompletionScriptTests {
     @Test func theBashScriptOffersEnumeratedValuesAndFiles() async throws {
-        let ferry = try FerryProcess.make(config: "")
+        let ferry = try FerryExecutable.configured("")
         let result = try await ferry.run(["--generate-completion-script", "bash"])
         #expect(result.status == 0, "\(result.error)")
         let script = result.output
@@ -36,7 +36,7 @@ struct CompletionScriptTests {
 
     /// What bash offers for `line` (completing its last word) with ferry's bash script.
     func complete(_ line: String) async throws -> [String] {
-        let ferry = try FerryProcess.make(config: "")
+        let ferry = try FerryExecutable.configured("")
         let generated = try await ferry.run(["--generate-completion-script", "bash"])
         try #require(generated.status == 0, "\(generated.error)")
         let script = ferry.folder.appendingPathComponent("ferry.bash")
@@ -51,18 +51,8 @@ struct CompletionScriptTests {
             _ferry ferry "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", harness, "complete", script.path, line]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = await onOwnThread {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let bash = FerryExecutable(url: URL(fileURLWithPath: "/bin/bash"), folder: ferry.folder)
+        let printed = try await bash.run(["-c", harness, "complete", script.path, line]).output
         return printed.split(separator: "\n").map(String.init)
     }
 }

@@ -1,17 +1,18 @@
 import FerryServer
 import FerryServerTesting
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// A credential file others can read stops every command with the chmod that fixes it;
 /// after the chmod, the next command works with the session as it was: no "needs login",
 /// no new login, no write kept as made while signed out.
-@Suite("credential file permissions", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("credential file permissions", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct CredentialFileTests {
     @Test func afterChmod600TheNextCommandWorksWithoutANewLogin() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: error\nplugins:\n  auth: {}\n  recipes: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "data_dir: data\nserver: \(server.baseURL)\nlog_level: error\nplugins:\n  auth: {}\n  recipes: {}\n"
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")

@@ -1,18 +1,19 @@
 import FerryServer
 import FerryServerTesting
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// A domain written in config.yaml alone, used from the command line against the reference server.
 @Suite(
     "ferry domain against FerryServer",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct DeclaredDomainCommandTests {
     @Test func aYAMLOnlyDomainPullsQueuesAndSends() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 server: \(server.baseURL)
                 plugins:
                   auth: {username: demo, password: demo-password}
@@ -35,8 +36,8 @@ struct DeclaredDomainCommandTests {
         #expect(try await ferry.run(["domain", "favourites", "unsave", "demo-dal"]).status == 0)
         let sent = try await ferry.run(["run", "--once"])
         #expect(sent.output.contains("sent 2"), "\(sent.output)")
-        let fresh = try FerryProcess.make(
-            config: try String(contentsOf: ferry.folder.appendingPathComponent("config.yaml"), encoding: .utf8)
+        let fresh = try FerryExecutable.configured(
+            try String(contentsOf: ferry.folder.appendingPathComponent("config.yaml"), encoding: .utf8)
         )
         #expect(try await fresh.run(["run", "--once"]).status == 0)
         let after = try await fresh.run(["domain", "favourites", "list"]).output
@@ -51,8 +52,8 @@ struct DeclaredDomainCommandTests {
 
     @Test func aDocumentsAPIDomainNeedsNoServerChangeAndPrintsDocumentsAsJSON() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 server: \(server.baseURL)
                 plugins:
                   auth: {username: demo, password: demo-password}
@@ -73,8 +74,8 @@ struct DeclaredDomainCommandTests {
         #expect(document?["version"] as? Int == 1)
 
         // A key taken from the document: a URL, hashed into a key the remote takes.
-        let keyed = try FerryProcess.make(
-            config: """
+        let keyed = try FerryExecutable.configured(
+            """
                 server: \(server.baseURL)
                 plugins:
                   auth: {username: demo, password: demo-password}
@@ -88,11 +89,11 @@ struct DeclaredDomainCommandTests {
         let keyless = try await keyed.run(["domain", "links", "put", "--body", #"{"title": "no url"}"#])
         #expect(keyless.status == 64 && keyless.error.contains("has no url"), "\(keyless.error)")
 
-        let noAuth = try FerryProcess.make(config: "server: \(server.baseURL)\ndomains:\n  bookmarks: {}\n")
+        let noAuth = try FerryExecutable.configured("server: \(server.baseURL)\ndomains:\n  bookmarks: {}\n")
         let refused = try await noAuth.run(["config", "check"])
         #expect(refused.status == 78 && refused.error.contains("add `auth: {}` under plugins"), "\(refused.error)")
-        let wrong = try FerryProcess.make(
-            config: "server: \(server.baseURL)\ndomains:\n  notes:\n    operations:\n      put: {method: PUT, path: \"/v1/notes/{id}\"}\n"
+        let wrong = try FerryExecutable.configured(
+            "server: \(server.baseURL)\ndomains:\n  notes:\n    operations:\n      put: {method: PUT, path: \"/v1/notes/{id}\"}\n"
         )
         let placeholder = try await wrong.run(["config", "check"])
         #expect(placeholder.status == 78 && placeholder.error.contains("has {id}; the only placeholder is {entity}"))

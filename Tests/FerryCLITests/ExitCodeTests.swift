@@ -1,18 +1,19 @@
 import FerryServer
 import FerryServerTesting
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// Exit statuses that scripts rely on, whatever command meets the condition.
 @Suite(
     "ferry exit codes",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct ExitCodeTests {
     @Test func aServerErrorIs69AndAQuestionAnsweredNoIs64() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 server: \(server.baseURL)
                 plugins:
                   auth: {username: demo, password: demo-password}

@@ -8,13 +8,13 @@ import Testing
 /// keys and types docs/json.md gives; errors as JSON on standard error, with their exit codes.
 @Suite(
     "ferry --json against FerryServer",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct JSONCommandTests {
     /// A signed-in `ferry` against `server`, with recipes, family and a documents domain.
     static func signedIn(_ server: RunningFerryServer) async throws -> FerryExecutable {
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 server: \(server.baseURL)
                 plugins:
                   auth: {username: demo, password: demo-password}

@@ -9,7 +9,7 @@ import Testing
 /// it, and a wrong `status:` stops every command with a message naming the key.
 @Suite(
     "The live view of the ferry executable",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"),
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"),
     .timeLimit(.minutes(2))
 )
 struct LiveViewProcessTests {
@@ -35,7 +35,7 @@ struct LiveViewProcessTests {
     @Test func statusAsksTheRunningRunnerAndPrintsWhatItsAPISays() async throws {
         let server = try await DemoFerryServer.start()
         let port = Self.port()
-        let ferry = try FerryProcess.make(config: Self.config(server, status: "{listen: \"127.0.0.1:\(port)\"}"))
+        let ferry = try FerryExecutable.configured(Self.config(server, status: "{listen: \"127.0.0.1:\(port)\"}"))
         #expect(
             try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
                 .status == 0
@@ -63,7 +63,7 @@ struct LiveViewProcessTests {
 
     @Test func runOnceServesWhileItRunsAndStops() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(config: Self.config(server, status: "{listen: \"127.0.0.1:0\"}"))
+        let ferry = try FerryExecutable.configured(Self.config(server, status: "{listen: \"127.0.0.1:0\"}"))
         #expect(
             try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
                 .status == 0
@@ -81,7 +81,7 @@ struct LiveViewProcessTests {
     ])
     func aWrongStatusSectionStopsTheRunnerWithTheKeyAndTheFix(status: String, expected: String) async throws {
         // The configuration is refused before anything is reached: no server is needed.
-        let ferry = try FerryProcess.make(config: Self.config(baseURL: "http://127.0.0.1:9", status: status))
+        let ferry = try FerryExecutable.configured(Self.config(baseURL: "http://127.0.0.1:9", status: status))
         for command in [["run", "--once"], ["config", "check"]] {
             let result = try await ferry.run(command)
             #expect(result.status == 78, "\(command): \(result.status) \(result.error)")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncKernelCLI
+import SyncKernelTesting
 import Testing
 
 /// `--log-format json`: every log line on standard error is one JSON object a log
@@ -36,8 +37,8 @@ struct LogFormatTests {
     }
 
     @Test func theRunnerWritesEveryLogLineAsJSON() async throws {
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 server: http://127.0.0.1:9
                 network: {mode: online}
                 plugins:
@@ -57,7 +58,7 @@ struct LogFormatTests {
     }
 
     @Test func anUnknownFormatIsAUsageErrorThatNamesTheChoices() async throws {
-        let ferry = try FerryProcess.make(config: "server: http://127.0.0.1:9\n")
+        let ferry = try FerryExecutable.configured("server: http://127.0.0.1:9\n")
         let result = try await ferry.run(["status", "--log-format", "xml"])
         #expect(result.status == 64)
         #expect(result.error.contains("'text' and 'json'"), "\(result.error)")

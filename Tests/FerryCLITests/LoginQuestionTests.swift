@@ -12,12 +12,12 @@ import Darwin
 
 /// The questions `ferry auth login` asks at a terminal about queued work: pressing Enter
 /// never deletes anything.
-@Suite("login questions", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("login questions", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct LoginQuestionTests {
     @Test func enterKeepsTheWorkOfAnotherAccount() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
         )
         let demo = try await ferry.run(
             ["auth", "login", "--username", "demo", "--password-stdin"],
@@ -50,28 +50,12 @@ struct LoginQuestionTests {
         typed: String
     ) async throws -> (Int32, String, String) {
         let tty = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = ferry.url
-        process.arguments = ["auth", "login", "--username", username]
-        process.currentDirectoryURL = ferry.folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "FERRY_CONFIG")
-        environment["FERRY_PASSWORD"] = password
-        process.environment = environment
-        process.standardInput = tty.handle
-        let running = FerryExecutable.Running(process: process, stdout: Pipe(), stderr: Pipe())
-        process.standardOutput = running.stdout
-        process.standardError = running.stderr
         _ = typed.withCString { write(tty.controller, $0, strlen($0)) }
-        try process.run()
-        return await onOwnThread {
-            let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
-            let error = running.stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: output, as: UTF8.self),
-                String(decoding: error, as: UTF8.self)
-            )
-        }
+        let result = try await ferry.run(
+            ["auth", "login", "--username", username],
+            environment: ["FERRY_PASSWORD": password],
+            standardInput: .handle(tty.handle)
+        )
+        return (result.status, result.output, result.error)
     }
 }

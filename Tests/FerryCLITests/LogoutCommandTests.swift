@@ -1,19 +1,20 @@
 import FerryServer
 import FerryServerTesting
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// `ferry auth logout` says what will really happen: movies are kept (nothing is removed
 /// but downloaded audio files), and the files' question comes second, only when there are some.
 @Suite(
     "ferry auth logout",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct LogoutCommandTests {
     @Test func logoutAsksTheTruthAndRemovesOnlyTheDownloadedFiles() async throws {
         let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 0.1 }
-        let ferry = try FerryProcess.make(
-            config: """
+        let ferry = try FerryExecutable.configured(
+            """
                 data_dir: data
                 server: \(server.baseURL)
                 log_level: error

@@ -10,14 +10,14 @@ import Darwin
 
 /// Long work shows its progress on standard error when a person watches a terminal, as a
 /// line redrawn with \r, and nothing at all when standard error is piped.
-@Suite("progress on standard error", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("progress on standard error", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct ProgressTests {
     static let offlineConfig = "server: http://127.0.0.1:9\nplugins:\n  recipes: {}\n"
 
     /// A folder with three recipes added, each an upload and a save: six operations queued
     /// to send (the server is unreachable: they stay).
     func threeQueued() async throws -> FerryExecutable {
-        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let ferry = try FerryExecutable.configured(Self.offlineConfig)
         for name in ["soup", "stew", "salad"] {
             let recipe = ferry.folder.appendingPathComponent("\(name).json")
             try Data(#"{"title": "\#(name)"}"#.utf8).write(to: recipe)
@@ -56,14 +56,14 @@ struct ProgressTests {
     }
 
     @Test func onATerminalImportLegacyRedrawsHowManyWereImported() async throws {
-        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let ferry = try FerryExecutable.configured(Self.offlineConfig)
         let (status, terminal) = try await runOnTerminal(ferry, ["recipes", "import-legacy", try legacyFolder(in: ferry)])
         #expect(status == 0, "\(terminal)")
         #expect(terminal.contains("\r\u{1B}[2Kimported 2 of 2"), "\(terminal.debugDescription)")
     }
 
     @Test func onATerminalACommandThatDownloadsNothingWritesNoEscapeSequence() async throws {
-        let ferry = try FerryProcess.make(config: Self.offlineConfig)
+        let ferry = try FerryExecutable.configured(Self.offlineConfig)
         for command in [["config", "check"], ["queue", "list"], ["status"]] {
             let (status, terminal) = try await runOnTerminal(ferry, command)
             #expect(status == 0, "\(command): \(terminal)")
@@ -75,20 +75,12 @@ struct ProgressTests {
     /// exit status and what it wrote to the terminal.
     func runOnTerminal(_ ferry: FerryExecutable, _ arguments: [String]) async throws -> (Int32, String) {
         let tty = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = ferry.url
-        process.arguments = arguments
-        process.currentDirectoryURL = ferry.folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "FERRY_CONFIG")
-        environment.removeValue(forKey: "NO_COLOR")
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = Pipe()
-        process.standardError = tty.handle
-        try process.run()
-        let running = FerryExecutable.Running(process: process, stdout: Pipe(), stderr: Pipe())
+        let running = try ferry.start(
+            arguments,
+            environment: ["NO_COLOR": nil, "TERM": "xterm"],
+            standardInput: .discarded,
+            standardError: .handle(tty.handle)
+        )
         let written = await onOwnThread {
             var written = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -108,6 +100,6 @@ struct ProgressTests {
             drain()
             return written
         }
-        return (process.terminationStatus, String(decoding: written, as: UTF8.self))
+        return (running.process.terminationStatus, String(decoding: written, as: UTF8.self))
     }
 }

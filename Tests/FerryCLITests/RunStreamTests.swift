@@ -6,12 +6,12 @@ import Testing
 
 /// `ferry run` writes what it says to people (its summary lines, sentences, the lines of
 /// --verbose) on standard error; standard output is only for the --json stream.
-@Suite("ferry run's streams", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("ferry run's streams", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct RunStreamTests {
     @Test func verboseLinesGoToStandardErrorAndStandardOutputStaysEmpty() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "server: \(server.baseURL)\nplugins:\n  auth: {}\ndomains:\n  bookmarks: {}\n"
         )
         let login = try await ferry.run(
             ["auth", "login", "--username", "demo", "--password-stdin"],

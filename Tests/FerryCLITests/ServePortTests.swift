@@ -1,13 +1,14 @@
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// `ferry serve --port`: a port out of range is a usage error naming the range, never a
 /// server on some other port.
-@Suite("ferry serve --port", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("ferry serve --port", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct ServePortTests {
     @Test(arguments: ["99999", "65536", "-1", "http", ""])
     func aPortOutsideTheRangeIsRefusedWithTheRange(port: String) async throws {
-        let ferry = try FerryProcess.make(config: "")
+        let ferry = try FerryExecutable.configured("")
         let running = try ferry.start(["serve", "--port", port])
         let deadline = Date().addingTimeInterval(20)
         while running.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -3,26 +3,24 @@ import SyncKernel
 import SyncKernelTesting
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `ferry serve` killed with SIGKILL again and again while batches of writes arrive: each
 /// write, resent with its `Idempotency-Key` until it is answered, is applied exactly once.
 @Suite(
     "ferry serve: killed mid-batch",
-    .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)")
+    .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct ServerCrashTests {
-    /// A `ferry serve` process on `port` with its database in `folder`; its output is dropped.
+    /// A `ferry serve` process on `port` with its database in `folder`, started again
+    /// after each kill; its output is dropped.
     final class Server: @unchecked Sendable {
-        let executable: URL
+        let ferry: FerryExecutable
         let folder: URL
         let port: Int
-        private var process: Process?
+        private var running: FerryExecutable.Running?
 
-        init(executable: URL, folder: URL, port: Int) {
-            self.executable = executable
+        init(folder: URL, port: Int) throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            self.ferry = try FerryExecutable(in: folder)
             self.folder = folder
             self.port = port
         }
@@ -30,19 +28,12 @@ struct ServerCrashTests {
         var baseURL: String { "http://127.0.0.1:\(port)" }
 
         func start() throws {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["serve", "--port", "\(port)", "--data", folder.path, "--seed-demo"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            self.process = process
+            running = try ferry.serve(["--port", "\(port)", "--data", folder.path, "--seed-demo"])
         }
 
-        func kill() {
-            guard let process else { return }
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        /// Kills it with SIGKILL and waits until it has died.
+        func kill() async {
+            await running?.kill()
         }
     }
 
@@ -53,56 +44,66 @@ struct ServerCrashTests {
     func everyWriteOfABatchIsAppliedOnceHoweverOftenTheServerDies() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = Server(
-            executable: try #require(FerryProcess.executable),
+        let server = try Server(
             folder: folder,
             // Below Linux's ephemeral range (32768-60999), where the suite's own client
             // connections could already hold the port chosen.
             port: Int.random(in: 20_000...32_000)
         )
         try server.start()
-        defer { server.kill() }
-        let token = try await Self.untilAnswered { try await Self.login(server.baseURL) }
-        let before = try await Self.version(server.baseURL, token: token)
-
-        // A killer: SIGKILL at a random moment, then start again, until the writes are done.
         let done = Flag()
-        let killer = Task.detached {
-            var kills = 0
-            while !done.isSet {
-                // Up and answering for a moment, then killed.
-                _ = try? await Self.untilAnswered { try await Self.transport(server.baseURL).send(HTTPRequest("GET", "/v1/health")) }
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 20...200)))
-                guard !done.isSet else { break }
-                server.kill()
-                kills += 1
-                try? server.start()
+        var killing: Task<Int, Never>?
+        do {
+            let token = try await Self.untilAnswered { try await Self.login(server.baseURL) }
+            let before = try await Self.version(server.baseURL, token: token)
+
+            // A killer: SIGKILL at a random moment, then start again, until the writes are done.
+            let killer = Task.detached {
+                var kills = 0
+                while !done.isSet {
+                    // Up and answering for a moment, then killed.
+                    _ = try? await Self.untilAnswered { try await Self.transport(server.baseURL).send(HTTPRequest("GET", "/v1/health")) }
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 20...200)))
+                    guard !done.isSet else { break }
+                    await server.kill()
+                    kills += 1
+                    try? server.start()
+                }
+                return kills
             }
-            return kills
-        }
-        for batch in 0..<Self.batches {
-            let requests = try JSONSerialization.data(
-                withJSONObject: [
-                    "requests": (0..<Self.perBatch).map { index -> [String: Any] in
-                        let key = "crash-\(batch)-\(index)"
-                        return [
-                            "method": "PATCH", "path": "/v1/movies/m_demo_heat",
-                            "headers": ["Idempotency-Key": key], "body": ["recommender": key],
-                        ]
-                    }
-                ]
-            )
-            // Resent whole, with the same keys, until every sub-request has a real answer.
-            try await Self.untilAnswered {
-                let answers = try await Self.batch(server.baseURL, token: token, requests: requests)
-                guard answers.allSatisfy({ (200..<300).contains($0) }) else { throw Retry() }
+            killing = killer
+            for batch in 0..<Self.batches {
+                let requests = try JSONSerialization.data(
+                    withJSONObject: [
+                        "requests": (0..<Self.perBatch).map { index -> [String: Any] in
+                            let key = "crash-\(batch)-\(index)"
+                            return [
+                                "method": "PATCH", "path": "/v1/movies/m_demo_heat",
+                                "headers": ["Idempotency-Key": key], "body": ["recommender": key],
+                            ]
+                        }
+                    ]
+                )
+                // Resent whole, with the same keys, until every sub-request has a real answer.
+                try await Self.untilAnswered {
+                    let answers = try await Self.batch(server.baseURL, token: token, requests: requests)
+                    guard answers.allSatisfy({ (200..<300).contains($0) }) else { throw Retry() }
+                }
             }
+            done.set()
+            let kills = await killer.value
+            killing = nil
+            let after = try await Self.untilAnswered { try await Self.version(server.baseURL, token: token) }
+            await server.kill()
+            #expect(kills > 3, "the server was killed only \(kills) times")
+            #expect(after - before == Self.batches * Self.perBatch, "\(after - before) writes applied for \(Self.batches * Self.perBatch) sent")
+        } catch {
+            // Stop the killer before the server, or it starts the server again.
+            done.set()
+            _ = await killing?.value
+            await server.kill()
+            throw error
         }
-        done.set()
-        let kills = await killer.value
-        let after = try await Self.untilAnswered { try await Self.version(server.baseURL, token: token) }
-        #expect(kills > 3, "the server was killed only \(kills) times")
-        #expect(after - before == Self.batches * Self.perBatch, "\(after - before) writes applied for \(Self.batches * Self.perBatch) sent")
     }
 
     struct Retry: Error {}

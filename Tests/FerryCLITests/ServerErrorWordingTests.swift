@@ -6,12 +6,12 @@ import Testing
 
 /// A server error is a server error: never called "offline", and the kernel's warning about
 /// it is a plain sentence, not a timestamped log line.
-@Suite("server errors in messages", .enabled(if: FerryProcess.executable != nil, "needs the ferry executable (swift build)"))
+@Suite("server errors in messages", .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)"))
 struct ServerErrorWordingTests {
     @Test func aFailedPullOn500IsSaidOnceAndNeverCalledOffline() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "data_dir: data\nserver: \(server.baseURL)\nlog_level: warning\nplugins:\n  auth: {}\n  recipes: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "data_dir: data\nserver: \(server.baseURL)\nlog_level: warning\nplugins:\n  auth: {}\n  recipes: {}\n"
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")
@@ -29,8 +29,8 @@ struct ServerErrorWordingTests {
 
     @Test func familyReadsWithoutACacheSayTheServerFailedNotThatAConnectionIsNeeded() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  family: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  family: {}\n"
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")
@@ -45,8 +45,8 @@ struct ServerErrorWordingTests {
 
     @Test func withoutALogLevelAWarningIsAPlainSentence() async throws {
         let server = try await DemoFerryServer.start()
-        let ferry = try FerryProcess.make(
-            config: "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  recipes: {}\n"
+        let ferry = try FerryExecutable.configured(
+            "data_dir: data\nserver: \(server.baseURL)\nplugins:\n  auth: {}\n  recipes: {}\n"
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")

@@ -41,7 +41,7 @@ struct AudioTests {
         #expect(file.header("ETag") == "\"\(track["sha256"] as? String ?? "")\"")
         #expect(String(decoding: file.body.prefix(4), as: UTF8.self) == "RIFF")
         #expect(String(decoding: file.body.dropFirst(8).prefix(4), as: UTF8.self) == "WAVE")
-        #expect(sha256Hex(file.body) == track["sha256"] as? String)
+        #expect(await sha256Hex(file.body) == track["sha256"] as? String)
         let unauthenticated = try await server.request(.GET, "/v1/audio/files/demo-a1-t1.wav")
         #expect(unauthenticated.status == 401)
         let head = try await server.request(.HEAD, "/v1/audio/files/demo-a1-t1.wav", token: token)

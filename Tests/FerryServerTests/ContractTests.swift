@@ -338,7 +338,7 @@ struct ContractTests {
         let distinct = ["Ёж", "Лиса", "宮崎", "🎬", "🍿"]
         #expect(Set(distinct.compactMap { ids[$0] }).count == distinct.count, "\(ids)")
         for name in distinct {
-            let hash = try #require(sha256Hex(Data(name.lowercased().utf8)))
+            let hash = try #require(await sha256Hex(Data(name.lowercased().utf8)))
             #expect(ids[name] == "person-" + hash.prefix(8), "\(name): \(ids)")
         }
         await server.stop()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FerryServer
 import FerryServerTesting
 import Foundation
+import SyncKernelTesting
 import Testing
 
 @Suite("Lifecycle: run until cancelled, admin from loopback only")
@@ -35,7 +36,7 @@ struct LifecycleTests {
     }
 
     @Test func adminAnswersLoopbackCallersOnly() async throws {
-        guard let address = Self.nonLoopbackIPv4() else { return }  // No other interface to call from.
+        guard let address = await Self.nonLoopbackIPv4() else { return }  // No other interface to call from.
         let server = try await TestServer.start(seedDemo: false) { $0.host = "0.0.0.0" }
         let port = server.server.port
         let local = try await HTTPClient.shared.execute(
@@ -59,15 +60,12 @@ struct LifecycleTests {
     }
 
     /// This machine's first non-loopback IPv4 address, from `hostname -I`.
-    static func nonLoopbackIPv4() -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/hostname")
-        process.arguments = ["-I"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    static func nonLoopbackIPv4() async -> String? {
+        let hostname = FerryExecutable(
+            url: URL(fileURLWithPath: "/usr/bin/hostname"),
+            folder: FileManager.default.temporaryDirectory
+        )
+        guard let output = try? await hostname.run(["-I"]).output else { return nil }
         return output.split(separator: " ").map(String.init).first { $0.contains(".") && !$0.hasPrefix("127.") }
     }
 }

@@ -1,5 +1,6 @@
 import FamilyPlugin
 import Foundation
+import SyncKernelTesting
 import Testing
 
 /// Two `ferry` processes, each with its own store, picking the same round at once.
@@ -7,24 +8,15 @@ import Testing
 struct ProcessPickTests {
     typealias Server = FamilyTestServer
 
-    @Test(.enabled(if: FerryProcess.executable != nil, "needs .build/debug/ferry; run `swift build` first"))
+    @Test(.enabled(if: FerryExecutable.isBuilt, "needs .build/debug/ferry; run `swift build` first"))
     func twoProcessesPickingAtOnceEndWithOnePickAndOneConflictReport() async throws {
-        let executable = try #require(FerryProcess.executable)
         try await Server.with { server in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "ferry-family-\(UUID().uuidString)"
             )
             defer { try? FileManager.default.removeItem(at: folder) }
-            let first = try FerryProcess.make(
-                executable: executable,
-                server: server.server.baseURL,
-                folder: folder.appendingPathComponent("a")
-            )
-            let second = try FerryProcess.make(
-                executable: executable,
-                server: server.server.baseURL,
-                folder: folder.appendingPathComponent("b")
-            )
+            let first = try Self.device(server: server.server.baseURL, folder: folder.appendingPathComponent("a"))
+            let second = try Self.device(server: server.server.baseURL, folder: folder.appendingPathComponent("b"))
             async let a = first.run(["family", "pick", Server.round, "129"])
             async let b = second.run(["family", "pick", Server.round, "603"])
             let outcomes = try await [a, b]
@@ -44,5 +36,24 @@ struct ProcessPickTests {
             #expect(shown.status == 0 && shown.output.contains("Picked: \(remote.title ?? "?")"))
             #expect(shown.output.contains("lost"))
         }
+    }
+
+    /// `ferry` signed in as demo against `server`, with a store of its own in `folder`.
+    static func device(server: String, folder: URL) throws -> FerryExecutable {
+        try FerryExecutable.configured(
+            """
+            data_dir: \(folder.appendingPathComponent("data").path)
+            server: \(server)
+            network:
+              mode: online
+            plugins:
+              auth:
+                username: demo
+                password: demo-password
+              family: {}
+
+            """,
+            in: folder
+        )
     }
 }

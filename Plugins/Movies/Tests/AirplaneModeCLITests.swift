@@ -16,14 +16,13 @@ struct AirplaneModeCLITests {
 
     /// Runs `ferry` with `arguments` in `folder`, feeding `input` on standard input.
     static func ferry(_ arguments: [String], in folder: URL, input: String = "") async throws -> Result {
-        let executable = try #require(FerryExecutable.built)
-        let result = try await FerryExecutable(url: executable, folder: folder).run(arguments, input: input)
+        let result = try await FerryExecutable(in: folder).run(arguments, input: input)
         return Result(status: result.status, output: result.output, errors: result.error)
     }
 
     @Test(
         .enabled(
-            if: FerryExecutable.built != nil,
+            if: FerryExecutable.isBuilt,
             "build the ferry executable first (swift build)"
         )
     )

@@ -1,6 +1,7 @@
 import Foundation
 import RecipesPlugin
 import SyncKernel
+import SyncKernelTesting
 import Testing
 
 /// The list read through the memory tier, while `ferry` commands in other processes
@@ -10,7 +11,7 @@ struct CrossProcessReadTests {
     /// An offline runtime on a store in a new folder, and `ferry` on the same config.
     struct Setup {
         let folder: URL
-        let ferry: FerryProcess
+        let ferry: FerryExecutable
         let runtime: FerryRuntime
 
         init() async throws {
@@ -25,7 +26,7 @@ struct CrossProcessReadTests {
             plugins:
               recipes: {}
             """.write(to: config, atomically: true, encoding: .utf8)
-            ferry = FerryProcess(config: config.path)
+            ferry = try FerryExecutable(in: folder)
             runtime = try await FerryRuntime.open(
                 configuration: try FerryConfiguration.load(path: config.path),
                 pluginTypes: [RecipesPlugin.self]
@@ -51,7 +52,7 @@ struct CrossProcessReadTests {
         }
     }
 
-    @Test(.enabled(if: FerryProcess.isBuilt, "needs the ferry executable: run `swift build` first"))
+    @Test(.enabled(if: FerryExecutable.isBuilt, "needs the ferry executable: run `swift build` first"))
     func aCachedListIsNeverOlderThanTheStore() async throws {
         let setup = try await Setup()
         defer { Task { await setup.close() } }
@@ -63,16 +64,16 @@ struct CrossProcessReadTests {
         #expect(setup.runtime.readCache.statistics.hits >= 1, "the second read is answered from memory")
 
         let added = try await setup.ferry.run(["recipes", "add", try setup.document("stew")])
-        try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
+        try #require(added.status == 0, "ferry recipes add failed: \(added.error)")
         let afterAdd = try await setup.listed()
         #expect(afterAdd == ["soup*", "stew*"], "the other process's recipe is seen at once")
         let unsaved = try await setup.ferry.run(["recipes", "unsave", "soup"])
-        try #require(unsaved.status == 0, "ferry recipes unsave failed: \(unsaved.errors)")
+        try #require(unsaved.status == 0, "ferry recipes unsave failed: \(unsaved.error)")
         let afterUnsave = try await setup.listed()
         #expect(afterUnsave == ["soup", "stew*"])
     }
 
-    @Test(.enabled(if: FerryProcess.isBuilt, "needs the ferry executable: run `swift build` first"))
+    @Test(.enabled(if: FerryExecutable.isBuilt, "needs the ferry executable: run `swift build` first"))
     func aWatchedListRedrawsWhenAnotherProcessWrites() async throws {
         let setup = try await Setup()
         defer { Task { await setup.close() } }
@@ -80,21 +81,21 @@ struct CrossProcessReadTests {
         var answers = try RecipeBook(runtime: setup.runtime).watch(policy: .cacheOnly).makeAsyncIterator()
         #expect(try await answers.next()?.value.recipes.map(\.id) == ["soup"])
         let added = try await setup.ferry.run(["recipes", "add", try setup.document("stew")])
-        try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
+        try #require(added.status == 0, "ferry recipes add failed: \(added.error)")
         #expect(try await answers.next()?.value.recipes.map(\.id) == ["soup", "stew"])
     }
 
-    @Test(.enabled(if: FerryProcess.isBuilt, "needs the ferry executable: run `swift build` first"))
+    @Test(.enabled(if: FerryExecutable.isBuilt, "needs the ferry executable: run `swift build` first"))
     func listWatchPrintsTheListAgainWhenAnotherCommandChangesIt() async throws {
         let setup = try await Setup()
         defer { Task { await setup.close() } }
-        let (watcher, stdout, _) = try setup.ferry.start(["recipes", "list", "--watch", "--json"])
-        defer { watcher.terminate() }
-        let lines = LineReader(stdout)
+        let watcher = try setup.ferry.start(["recipes", "list", "--watch", "--json"])
+        defer { watcher.process.terminate() }
+        let lines = LineReader(watcher.stdout)
         let first = try #require(await lines.next())
         #expect(first.contains(#""recipes":[]"#), "an empty cache is watched as an empty list: \(first)")
         let added = try await setup.ferry.run(["recipes", "add", try setup.document("stew")])
-        try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
+        try #require(added.status == 0, "ferry recipes add failed: \(added.error)")
         let second = try #require(await lines.next())
         #expect(second.contains(#""id":"stew""#), "one JSON object per change: \(second)")
     }

@@ -3,16 +3,13 @@ import Foundation
 import GRDB
 import RecipesPlugin
 import SyncKernel
+import SyncKernelTesting
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite("Recipes: killed mid-sync, the next start finishes the work")
 struct KillRecoveryTests {
     @Test(
-        .enabled(if: FerryProcess.isBuilt, "needs .build/debug/ferry: run `swift build` first"),
+        .enabled(if: FerryExecutable.isBuilt, "needs .build/debug/ferry: run `swift build` first"),
         .timeLimit(.minutes(1))
     )
     func aRunnerKilledMidRequestLosesNothingAndAppliesNothingTwice() async throws {
@@ -32,12 +29,12 @@ struct KillRecoveryTests {
               auth: {}
               recipes: {}
             """.write(to: config, atomically: true, encoding: .utf8)
-            let ferry = FerryProcess(config: config.path)
+            let ferry = try FerryExecutable(in: folder)
             let login = try await ferry.run(
                 ["auth", "login", "--username", "demo", "--password-stdin"],
                 input: "demo-password"
             )
-            try #require(login.status == 0, "ferry auth login failed: \(login.errors)")
+            try #require(login.status == 0, "ferry auth login failed: \(login.error)")
 
             // Queue work from separate commands, as a person would.
             let recipe = folder.appendingPathComponent("soup.json")
@@ -47,12 +44,12 @@ struct KillRecoveryTests {
             try #require(try await ferry.run(["recipes", "list", "--refresh"]).status == 0)
             try #require(try await ferry.run(["recipes", "save", "demo-pancakes"]).status == 0)
             let added = try await ferry.run(["recipes", "add", recipe.path, "--photo", photo.path])
-            try #require(added.status == 0, "ferry recipes add failed: \(added.errors)")
+            try #require(added.status == 0, "ferry recipes add failed: \(added.error)")
 
             // Every request is slow: the runner is killed while its sends are on the wire.
             server.server.setFaults(FaultSettings(latencyMilliseconds: 800, pathPrefix: "/v1/"))
             try await server.resetStats()
-            let (runner, _, _) = try ferry.start(["run"])
+            let runner = try ferry.start(["run"])
             let deadline = ContinuousClock.now + .seconds(20)
             while true {
                 let stats = try await server.stats()
@@ -64,9 +61,8 @@ struct KillRecoveryTests {
                 try #require(ContinuousClock.now < deadline, "the runner never sent its operations: \(stats)")
                 try await Task.sleep(for: .milliseconds(20))
             }
-            kill(runner.processIdentifier, SIGKILL)
-            runner.waitUntilExit()
-            #expect(runner.terminationReason == .uncaughtSignal)
+            await runner.kill()
+            #expect(runner.process.terminationReason == .uncaughtSignal)
             // The server finishes what the dead runner left on the wire (the injected latency),
             // so the next start meets a settled server, as after a real crash.
             try await Task.sleep(for: .milliseconds(900))
@@ -80,7 +76,7 @@ struct KillRecoveryTests {
             // The next start finishes the work.
             server.server.setFaults(FaultSettings())
             let again = try await ferry.run(["run", "--once"])
-            #expect(again.status == 0, "ferry run --once: \(again.output) \(again.errors)")
+            #expect(again.status == 0, "ferry run --once: \(again.output) \(again.error)")
 
             let token = try await server.login()
             #expect(

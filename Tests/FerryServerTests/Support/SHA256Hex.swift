@@ -1,17 +1,16 @@
 import Foundation
+import SyncKernelTesting
 
-/// An independent SHA-256 for checking the server's checksums (via `sha256sum`).
-func sha256Hex(_ data: Data) -> String? {
+/// An independent SHA-256 for checking the server's checksums (coreutils' `sha256sum`,
+/// run as a child process), nil when it cannot be run.
+func sha256Hex(_ data: Data) async -> String? {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-sha-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: url) }
     guard (try? data.write(to: url)) != nil else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [url.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return nil }
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return output.split(separator: " ").first.map(String.init)
+    let sha256sum = FerryExecutable(
+        url: URL(fileURLWithPath: "/usr/bin/sha256sum"),
+        folder: FileManager.default.temporaryDirectory
+    )
+    guard let result = try? await sha256sum.run([url.path]), result.status == 0 else { return nil }
+    return result.output.split(separator: " ").first.map(String.init)
 }
