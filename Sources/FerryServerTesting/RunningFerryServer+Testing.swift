@@ -16,7 +16,8 @@ extension RunningFerryServer {
         let (status, answer) = try await send("POST", "/v1/auth/login", body: body)
         struct Session: Decodable { var access_token: String }
         guard status == 200, let session = try? JSONDecoder().decode(Session.self, from: answer) else {
-            throw DemoServerFailure("login as \(username) answered \(status): \(String(decoding: answer, as: UTF8.self))")
+            let text = String(decoding: answer, as: UTF8.self)
+            throw DemoServerFailure("login as \(username) answered \(status): \(text)")
         }
         return session.access_token
     }

@@ -21,14 +21,14 @@ struct AudioKillTests {
         let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 5 }
         let ferry = try FerryExecutable.configured(
             """
-                data_dir: data
-                server: \(server.baseURL)
-                log_level: error
-                sync: {poll_interval: 50ms}
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                  audio: {}
-                """
+            data_dir: data
+            server: \(server.baseURL)
+            log_level: error
+            sync: {poll_interval: 50ms}
+            plugins:
+              auth: {username: demo, password: demo-password}
+              audio: {}
+            """
         )
         let tracks = ferry.folder.appendingPathComponent("data/audio/tracks")
         try #require(try await ferry.run(["audio", "albums", "--refresh"]).status == 0)

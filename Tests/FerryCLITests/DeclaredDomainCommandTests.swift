@@ -14,16 +14,16 @@ struct DeclaredDomainCommandTests {
         let server = try await DemoFerryServer.start()
         let ferry = try FerryExecutable.configured(
             """
-                server: \(server.baseURL)
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                domains:
-                  favourites:
-                    pull: /v1/saved-recipes/changes
-                    operations:
-                      save: {method: PUT, path: "/v1/saved-recipes/{entity}", cancels: [unsave]}
-                      unsave: {method: DELETE, path: "/v1/saved-recipes/{entity}", cancels: [save]}
-                """
+            server: \(server.baseURL)
+            plugins:
+              auth: {username: demo, password: demo-password}
+            domains:
+              favourites:
+                pull: /v1/saved-recipes/changes
+                operations:
+                  save: {method: PUT, path: "/v1/saved-recipes/{entity}", cancels: [unsave]}
+                  unsave: {method: DELETE, path: "/v1/saved-recipes/{entity}", cancels: [save]}
+            """
         )
         let first = try await ferry.run(["run", "--once"])
         #expect(first.status == 0, "\(first.error)")
@@ -54,12 +54,12 @@ struct DeclaredDomainCommandTests {
         let server = try await DemoFerryServer.start()
         let ferry = try FerryExecutable.configured(
             """
-                server: \(server.baseURL)
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                domains:
-                  bookmarks: {}
-                """
+            server: \(server.baseURL)
+            plugins:
+              auth: {username: demo, password: demo-password}
+            domains:
+              bookmarks: {}
+            """
         )
         let check = try await ferry.run(["config", "check"])
         #expect(check.output.contains("domain bookmarks: delete, patch, put on the documents API"), "\(check.output)")
@@ -76,12 +76,12 @@ struct DeclaredDomainCommandTests {
         // A key taken from the document: a URL, hashed into a key the remote takes.
         let keyed = try FerryExecutable.configured(
             """
-                server: \(server.baseURL)
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                domains:
-                  links: {key: {field: url, hash: true}}
-                """
+            server: \(server.baseURL)
+            plugins:
+              auth: {username: demo, password: demo-password}
+            domains:
+              links: {key: {field: url, hash: true}}
+            """
         )
         let added = try await keyed.run(["domain", "links", "put", "--body", #"{"url": "https://swift.org/blog/"}"#])
         #expect(added.status == 0 && added.output.contains("queued put on k"), "\(added.output) \(added.error)")

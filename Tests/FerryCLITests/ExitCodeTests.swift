@@ -14,11 +14,11 @@ struct ExitCodeTests {
         let server = try await DemoFerryServer.start()
         let ferry = try FerryExecutable.configured(
             """
-                server: \(server.baseURL)
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                  recipes: {}
-                """
+            server: \(server.baseURL)
+            plugins:
+              auth: {username: demo, password: demo-password}
+              recipes: {}
+            """
         )
         try #require(try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password").status == 0)
         server.setFaults(FaultSettings(failNext: .init(kind: .internalError, count: 10), pathPrefix: "/v1/recipes"))

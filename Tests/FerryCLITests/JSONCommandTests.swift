@@ -15,14 +15,14 @@ struct JSONCommandTests {
     static func signedIn(_ server: RunningFerryServer) async throws -> FerryExecutable {
         let ferry = try FerryExecutable.configured(
             """
-                server: \(server.baseURL)
-                plugins:
-                  auth: {username: demo, password: demo-password}
-                  recipes: {}
-                  family: {}
-                domains:
-                  bookmarks: {}
-                """
+            server: \(server.baseURL)
+            plugins:
+              auth: {username: demo, password: demo-password}
+              recipes: {}
+              family: {}
+            domains:
+              bookmarks: {}
+            """
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")

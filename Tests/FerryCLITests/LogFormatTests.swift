@@ -39,11 +39,11 @@ struct LogFormatTests {
     @Test func theRunnerWritesEveryLogLineAsJSON() async throws {
         let ferry = try FerryExecutable.configured(
             """
-                server: http://127.0.0.1:9
-                network: {mode: online}
-                plugins:
-                  recipes: {}
-                """
+            server: http://127.0.0.1:9
+            network: {mode: online}
+            plugins:
+              recipes: {}
+            """
         )
         // Online towards a closed port: the pull logs that it got no answer.
         let result = try await ferry.run(["--log-format", "json", "run", "--once", "--verbose"])

@@ -15,14 +15,14 @@ struct LogoutCommandTests {
         let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 0.1 }
         let ferry = try FerryExecutable.configured(
             """
-                data_dir: data
-                server: \(server.baseURL)
-                log_level: error
-                plugins:
-                  auth: {}
-                  movies: {}
-                  audio: {}
-                """
+            data_dir: data
+            server: \(server.baseURL)
+            log_level: error
+            plugins:
+              auth: {}
+              movies: {}
+              audio: {}
+            """
         )
         let login = try await ferry.run(["auth", "login", "--username", "demo", "--password-stdin"], input: "demo-password")
         try #require(login.status == 0, "\(login.error)")

@@ -62,7 +62,9 @@ struct ServerCrashTests {
                 var kills = 0
                 while !done.isSet {
                     // Up and answering for a moment, then killed.
-                    _ = try? await Self.untilAnswered { try await Self.transport(server.baseURL).send(HTTPRequest("GET", "/v1/health")) }
+                    _ = try? await Self.untilAnswered {
+                        try await Self.transport(server.baseURL).send(HTTPRequest("GET", "/v1/health"))
+                    }
                     try? await Task.sleep(for: .milliseconds(Int.random(in: 20...200)))
                     guard !done.isSet else { break }
                     await server.kill()
@@ -96,7 +98,10 @@ struct ServerCrashTests {
             let after = try await Self.untilAnswered { try await Self.version(server.baseURL, token: token) }
             await server.kill()
             #expect(kills > 3, "the server was killed only \(kills) times")
-            #expect(after - before == Self.batches * Self.perBatch, "\(after - before) writes applied for \(Self.batches * Self.perBatch) sent")
+            #expect(
+                after - before == Self.batches * Self.perBatch,
+                "\(after - before) writes applied for \(Self.batches * Self.perBatch) sent"
+            )
         } catch {
             // Stop the killer before the server, or it starts the server again.
             done.set()

@@ -16,9 +16,10 @@ struct RecipeServer {
 
     /// Runs `body` with a started server and stops it afterwards, whatever happens.
     static func with<T>(_ body: (RecipeServer) async throws -> T) async throws -> T {
-        try await DemoFerryServer.with(configure: { $0.demoTrackSeconds = 0.1 }) { server in
-            try await body(RecipeServer(server: server))
-        }
+        try await DemoFerryServer.with(
+            configure: { $0.demoTrackSeconds = 0.1 },
+            { server in try await body(RecipeServer(server: server)) }
+        )
     }
 
     private var transport: HTTPTransport { HTTPTransport(baseURL: url) }
