@@ -78,13 +78,25 @@ struct AuthTests {
         #expect((refreshed.object["user"] as? [String: Any])?["username"] as? String == "demo")
         #expect(try await server.request(.GET, "/v1/auth/me", token: oldAccess).status == 401)
         #expect(try await server.request(.GET, "/v1/auth/me", token: newAccess).status == 200)
-        // Presenting the old refresh token again is theft: the whole session is revoked.
+        // The answer to that refresh may have been lost on its way: the old refresh token,
+        // presented again while the pair that replaced it was never refreshed, rotates once more.
+        server.clock.advance(by: 1)
+        let retried = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": oldRefresh])
+        #expect(retried.status == 200)
+        let retriedAccess = try #require(retried.object["access_token"] as? String)
+        #expect(try await server.request(.GET, "/v1/auth/me", token: newAccess).status == 401)
+        #expect(try await server.request(.GET, "/v1/auth/me", token: retriedAccess).status == 200)
+        #expect(try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": newRefresh]).status == 401)
+        // Once the pair it got has been refreshed, the old token is no longer the last one
+        // rotated: presenting it is theft, and the whole session is revoked.
+        server.clock.advance(by: 1)
+        let retriedRefresh = try #require(retried.object["refresh_token"] as? String)
+        let next = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": retriedRefresh])
+        let nextAccess = try #require(next.object["access_token"] as? String)
         let reused = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": oldRefresh])
         #expect(reused.status == 401)
         #expect(reused.errorDetails["reason"] as? String == "reused")
-        #expect(try await server.request(.GET, "/v1/auth/me", token: newAccess).status == 401)
-        let afterTheft = try await server.request(.POST, "/v1/auth/refresh", json: ["refresh_token": newRefresh])
-        #expect(afterTheft.status == 401)
+        #expect(try await server.request(.GET, "/v1/auth/me", token: nextAccess).status == 401)
         await server.stop()
     }
 

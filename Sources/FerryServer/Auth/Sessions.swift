@@ -74,7 +74,13 @@ enum Sessions {
     }
 
     /// Rotates a refresh token: the old pair is revoked and a new pair issued in the same session.
-    /// A refresh token presented twice revokes its whole session (theft detection).
+    ///
+    /// A refresh token presented again revokes its whole session (theft detection), unless it
+    /// is the last one rotated and the pair that replaced it was never refreshed: the answer
+    /// to its refresh was lost, and the client tries again with the token it still has; that
+    /// pair is dropped and a new one issued. Had a thief used it, the first of the two to
+    /// refresh next presents a token already used and not the last rotated: the session
+    /// ends then.
     /// Returns a failure (instead of throwing) so that a theft revocation commits.
     static func refresh(
         _ db: any SQLSession,
@@ -94,14 +100,30 @@ enum Sessions {
         else { return .failure(refused(.unknown)) }
         let sessionID: String = row["session_id"]
         if row["revoked"] as Bool { return .failure(refused(.revoked)) }
-        if row["used"] as Bool {
+        let retry = row["used"] as Bool
+        if retry, try !isLastRotated(db, sessionID: sessionID, expiringAt: row["expires_at"]) {
             try revoke(db, sessionID: sessionID)
             return .failure(refused(.reused))
         }
         if (row["expires_at"] as Double) <= now.timeIntervalSince1970 { return .failure(refused(.expired)) }
-        try db.execute(sql: "UPDATE tokens SET used = 1 WHERE session_id = ?", arguments: [sessionID])
+        if retry {
+            // The pair whose answer was lost goes, never used: the presented token stays the
+            // last one rotated, for another retry if this answer is lost too.
+            try db.execute(sql: "DELETE FROM tokens WHERE session_id = ? AND used = 0", arguments: [sessionID])
+        } else {
+            try db.execute(sql: "UPDATE tokens SET used = 1 WHERE session_id = ?", arguments: [sessionID])
+        }
         let pair = try issue(db, sessionID: sessionID, configuration: configuration, now: now)
         return .success((row["user_id"], pair.access, pair.refresh))
+    }
+
+    /// Whether the refresh token expiring at `expiry` is the session's last rotated one.
+    private static func isLastRotated(_ db: any SQLSession, sessionID: String, expiringAt expiry: Double) throws -> Bool {
+        let last = try db.fetchOne(
+            sql: "SELECT MAX(expires_at) AS last FROM tokens WHERE session_id = ? AND kind = 'refresh' AND used = 1",
+            arguments: [sessionID]
+        )
+        return (last?["last"] as Double?) == expiry
     }
 
     /// Revokes a session and every token in it.
