@@ -38,8 +38,9 @@ public struct DeclaredDomain: SyncPlugin {
     /// Makes the HTTP call the operation's kind declares, with the payload as its JSON body
     /// (none for GET and DELETE). A JSON object in the answer replaces the local document
     /// (the kernel then puts the entity's later operations on top again), an empty answer
-    /// leaves it showing the operation; an answer that is not a JSON object,
-    /// or names another `id`, makes the operation a dead letter and keeps the local document.
+    /// leaves it showing the operation; an answer that is not a JSON object goes again
+    /// (the remote replays it whole), one that names another `id` makes the operation a dead
+    /// letter; both keep the local document.
     public func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         guard let declared = settings.operations[operation.kind] else {
             throw FerryError(
@@ -124,7 +125,12 @@ public struct DeclaredDomain: SyncPlugin {
     /// operation becomes a dead letter with this reason.
     static func checkAnswer(_ body: Data, entity: String, request: String) throws {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw FerryError(.plugin, "the answer to \(request) is not a JSON object; the local document was kept")
+            // Garbled on the way (a proxy's page, a body cut short): sent again with the same
+            // Idempotency-Key, the remote replays the answer it stored.
+            throw FerryError(
+                .remoteUnavailable,
+                "the answer to \(request) is not a JSON object; the local document was kept and the write goes again"
+            )
         }
         if let id = object["id"], (id as? String) != entity {
             throw FerryError(

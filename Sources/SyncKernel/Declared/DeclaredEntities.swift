@@ -141,6 +141,14 @@ extension FerryRuntime {
 
         // The document as the remote last sent it: the version a change is made on.
         let base = try await store.read { db in try DeclaredEntities.document(domain: domain, entity: entity, in: db) }
+        // The remote answers a patch of a document it does not have with 404: queued, it
+        // could never be sent.
+        if base == nil, operation.method.uppercased() == "PATCH" {
+            throw FerryError(
+                .notFound,
+                "domain \(domain) has no document \(entity) here to patch; put it first (ferry domain \(domain) put \(entity) --body ...), or pull it (ferry run --once) if another device made it"
+            )
+        }
         let new = NewOperation(plugin: domain, kind: kind, entity: entity, payloadJSON: body, base: base)
         return try await submit(new) { db in
             try DeclaredEntities.apply(operation, body: body, domain: domain, entity: entity, in: db)
