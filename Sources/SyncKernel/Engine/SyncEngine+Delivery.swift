@@ -247,7 +247,7 @@ extension SyncEngine {
             attempts: operation.attempts,
             policy: policy.retry,
             now: now,
-            unit: Double.random(in: 0..<1),
+            unit: runtime.random(),
             unanswered: strike
         )
         do {

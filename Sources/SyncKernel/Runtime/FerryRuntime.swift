@@ -29,6 +29,8 @@ public final class FerryRuntime: Sendable {
     public let events: EventBus
     /// The clock of the runtime and its plugins (`Options.clock`).
     public let clock: any KernelClock
+    /// A number in 0..<1 for each retry's jitter (`Options.random`).
+    let random: @Sendable () -> Double
     /// Whether the remotes can be reached: the probe of the configured remotes (or
     /// `Options.connectivity`), with the offline and metered overrides in `settings`
     /// applied on top.
@@ -59,6 +61,9 @@ public final class FerryRuntime: Sendable {
     public struct Options: Sendable {
         /// The clock of the runtime, its plugins and the probe (tests use `TestClock`).
         public var clock: any KernelClock = SystemClock()
+        /// A number in 0..<1 each time a retry's delay is spread by `retry.jitter`; a
+        /// simulation draws it from its seed so that a run can be replayed.
+        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
         /// Replaces the probe (tests use `ManualConnectivity`); the stored overrides still apply.
         public var connectivity: (any ConnectivityMonitor)?
         /// Turns the configured `server` (or a plugin's `remote`) into a base URL.
@@ -90,6 +95,7 @@ public final class FerryRuntime: Sendable {
         registry: PluginRegistry,
         events: EventBus,
         clock: any KernelClock,
+        random: @escaping @Sendable () -> Double,
         connectivity: ForcedConnectivity,
         logger: Logger,
         credentials: any CredentialProvider,
@@ -109,6 +115,7 @@ public final class FerryRuntime: Sendable {
         self.writes = writes
         self.events = events
         self.clock = clock
+        self.random = random
         self.connectivity = connectivity
         self.forcedConnectivity = connectivity
         self.settings = SettingsStore(store: store)
@@ -230,6 +237,7 @@ public final class FerryRuntime: Sendable {
             registry: PluginRegistry(plugins: plugins, policies: policies),
             events: events,
             clock: options.clock,
+            random: options.random,
             connectivity: ForcedConnectivity(base: base, settings: settings),
             logger: options.logger,
             credentials: broker,

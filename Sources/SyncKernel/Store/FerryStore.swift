@@ -79,6 +79,14 @@ public final class FerryStore: Sendable {
         }
     }
 
+    /// Closes the store's connections now: every later read or write throws. For a
+    /// process that must stop using its store at once (a simulated crash, whose suspended
+    /// work must not write once it is let go); otherwise a store closes when released.
+    public func close() throws {
+        checkpointer?.stop()
+        try writer.close()
+    }
+
     /// Creates a store in memory, for tests and previews.
     public static func inMemory(migrations: [StoreMigration] = []) throws -> FerryStore {
         let queue = try DatabaseQueue(configuration: configuration(.normal))

@@ -88,8 +88,10 @@ final class GroupCommit: Sendable {
         }
         let more = writer.writeWithoutTransaction { db in
             // What `PRAGMA busy_timeout` does, without running a statement twice per write.
-            sqlite3_busy_timeout(db.sqliteConnection, 0)
-            defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(FerryStore.busyTimeoutMilliseconds)) }
+            // A closed store (`FerryStore.close()`) has no connection: its writes throw.
+            guard let connection = db.sqliteConnection else { return commitWaiting(db, rounds: 1) }
+            sqlite3_busy_timeout(connection, 0)
+            defer { sqlite3_busy_timeout(connection, Int32(FerryStore.busyTimeoutMilliseconds)) }
             return commitWaiting(db, rounds: 1, waitForLock: false)
         }
         guard more else { return }

@@ -79,6 +79,11 @@ final class WALCheckpointer: Sendable {
         wakeup.noteCommit()
     }
 
+    /// Stops checkpointing: the thread closes its connection and ends.
+    func stop() {
+        wakeup.stop()
+    }
+
     deinit {
         wakeup.stop()
     }
