@@ -1,3 +1,4 @@
+import FerryServerTesting
 import Foundation
 import GRDB
 import SyncKernelTesting
@@ -125,7 +126,7 @@ struct EngineLeaseTests {
     }
 
     @Test func theNextLeaseAfterAnAnswerSendsNoProbe() async throws {
-        try await ItemServer.with { server, url in
+        try await TestPluginServer.with { server, url in
             let clock = TestClock()
             let probe = ProbeConnectivity(
                 remotes: { [url] },
