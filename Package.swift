@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
+        // Devices and the reference server in one process on virtual time, through faults, seed by seed.
+        .executable(name: "ferry-sim", targets: ["ferry-sim"]),
         .library(name: "SyncKernel", targets: ["SyncKernel"]),
         .library(name: "SyncKernelCLI", targets: ["SyncKernelCLI"]),
         .library(name: "SyncKernelTesting", targets: ["SyncKernelTesting"]),
@@ -59,7 +61,9 @@ let package = Package(
         ),
         .target(
             name: "SyncKernelTesting",
-            dependencies: ["SyncKernel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SyncKernel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "FerryServer",
@@ -104,6 +108,18 @@ let package = Package(
             ] + domainPlugins.map { .target(name: "\($0)Plugin") }
         ),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
+        .target(
+            name: "FerrySimulation",
+            dependencies: [
+                "SyncKernel", "SyncKernelTesting", "FerryServer", "AuthPlugin", "RecipesPlugin",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ferry-sim",
+            dependencies: ["FerrySimulation", "SyncKernelTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "FerrySimulationTests", dependencies: ["FerrySimulation", "SyncKernelTesting"]),
         .testTarget(
             name: "SyncKernelTests",
             dependencies: [

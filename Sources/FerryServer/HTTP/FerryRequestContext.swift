@@ -26,6 +26,16 @@ struct FerryRequestContext: RequestContext {
         parsedBody = nil
     }
 
+    /// The context of a request handed to the router in this process
+    /// (`InProcessFerryServer`): it comes from no peer, so it is not on loopback.
+    init(inProcessWith logger: Logger) {
+        coreContext = .init(source: SubrequestSource(logger: logger))
+        peer = nil
+        isLoopback = false
+        batch = nil
+        parsedBody = nil
+    }
+
     /// The context of one sub-request of `batch`.
     init(subrequestOf batch: BatchRun, body: JSON?, logger: Logger) {
         coreContext = .init(source: SubrequestSource(logger: logger))

@@ -1,0 +1,67 @@
+import Foundation
+import SyncKernel
+import Synchronization
+
+/// What the server did with each `Idempotency-Key`, as the wire shows it: every answer that
+/// ran the request's effect (a success that is not `Idempotent-Replayed`), alone or inside
+/// a batch, in the order the server ran them.
+///
+/// Two effects for one key is a write applied twice; keys whose operations share an
+/// entity must run in the order the device queued them.
+public final class ApplyLedger: Sendable {
+    private struct State {
+        var effects: [String: Int] = [:]
+        var order: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// How many times the effect of `key` ran.
+    public func effects(of key: String) -> Int { state.withLock { $0.effects[key] ?? 0 } }
+
+    /// The keys whose effects ran more than once.
+    public var appliedTwice: [String] { state.withLock { $0.effects.filter { $0.value > 1 }.keys.sorted() } }
+
+    /// Every key whose effect ran, in the order it ran (first time only).
+    public var order: [String] { state.withLock { $0.order } }
+
+    /// Records the server's answer to `request`.
+    func record(_ request: PreparedRequest, path: String, answer: HTTPResponse) {
+        if request.method == "POST", path.hasSuffix("/v1/batch"), answer.status == 200 {
+            recordBatch(request.body, answer: answer.body)
+        } else if let key = request.header("Idempotency-Key") {
+            record(key: key, status: answer.status, replayed: Self.isReplay(answer.headers))
+        }
+    }
+
+    private func recordBatch(_ body: Data?, answer: Data) {
+        guard let body,
+            let requests = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["requests"] as? [Any],
+            let responses = (try? JSONSerialization.jsonObject(with: answer) as? [String: Any])?["responses"]
+                as? [Any]
+        else { return }
+        for (request, response) in zip(requests, responses) {
+            guard let request = request as? [String: Any], let response = response as? [String: Any],
+                let status = response["status"] as? Int
+            else { continue }
+            let headers = (request["headers"] as? [String: String]) ?? [:]
+            guard let key = headers.first(where: { $0.key.lowercased() == "idempotency-key" })?.value else { continue }
+            let answered = (response["headers"] as? [String: String]) ?? [:]
+            record(key: key, status: status, replayed: Self.isReplay(answered))
+        }
+    }
+
+    private func record(key: String, status: Int, replayed: Bool) {
+        guard (200..<300).contains(status), !replayed else { return }
+        state.withLock { state in
+            if state.effects[key] == nil { state.order.append(key) }
+            state.effects[key, default: 0] += 1
+        }
+    }
+
+    private static func isReplay(_ headers: [String: String]) -> Bool {
+        headers.contains { $0.key.lowercased() == "idempotent-replayed" && $0.value == "true" }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import Logging
+import SyncKernel
+import Synchronization
+
+/// What every device of a simulation runs: the plugins, their configuration and how a
+/// person signs in on it.
+public struct DeviceSetup: Sendable {
+    /// The plugin types the devices know.
+    public var pluginTypes: [any SyncPlugin.Type]
+    /// The `plugins:` and `domains:` sections of the configuration; the simulation adds
+    /// the data directory, the server and the sync settings.
+    public var yaml: String
+    /// Signs a person in on a device's runtime (a login through the auth plugin, say).
+    public var signIn: @Sendable (FerryRuntime) async throws -> Void
+
+    public init(
+        pluginTypes: [any SyncPlugin.Type],
+        yaml: String,
+        signIn: @escaping @Sendable (FerryRuntime) async throws -> Void
+    ) {
+        self.pluginTypes = pluginTypes
+        self.yaml = yaml
+        self.signIn = signIn
+    }
+}
+
+/// One simulated device: a Ferry runtime on its own store, clock and network, which can
+/// die at any step and start again on what its store kept.
+public final class SimulatedDevice: @unchecked Sendable {
+    /// How one pass of the runner ended.
+    enum PassEnd: Sendable {
+        case finished
+        case failed(String)
+        case crashed
+    }
+
+    /// The device's number in the simulation, from 0.
+    public let index: Int
+    /// Its folder: the store and the plugins' files.
+    public let directory: String
+    /// Its clock, off the world's by its skew.
+    public let clock: DeviceClock
+    let network: SimulatedNetwork
+    private let connectivity = ManualConnectivity()
+    private let setup: DeviceSetup
+    private let random: Mutex<SeededRandom>
+    private let ledger: ApplyLedger
+    /// The pass that died in the middle of a request, suspended until its life is over.
+    private let dying = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let pass = Mutex<CheckedContinuation<PassEnd, Never>?>(nil)
+    /// The task of the last pass.
+    private var passTask: Task<Void, Never>?
+    /// The runtime of the current life of the device.
+    public private(set) var runtime: FerryRuntime!
+    private var engine: SyncEngine!
+    private var lives = 0
+    /// Whether the disk is full: set again on each new life, as the disk stays full.
+    private(set) var diskFull = false
+    private var link = SimulationEvent.NetworkChange.unmetered
+
+    init(
+        index: Int,
+        directory: String,
+        world: WorldClock,
+        seed: UInt64,
+        setup: DeviceSetup,
+        ledger: ApplyLedger,
+        server: @escaping @Sendable () -> (any SimulatedServer)?
+    ) {
+        self.index = index
+        self.directory = directory
+        self.clock = DeviceClock(world: world)
+        self.setup = setup
+        self.ledger = ledger
+        self.random = Mutex(SeededRandom(seed: seed))
+        self.network = SimulatedNetwork(server: server, ledger: ledger)
+        network.onCrash { [unowned self] in await self.dieInFlight() }
+    }
+
+    /// Opens the store and builds the runtime: the device's first life, or the next one.
+    func start() async throws {
+        lives += 1
+        let configuration = try FerryConfiguration.parse(
+            """
+            data_dir: \(directory)
+            server: http://server.simulated
+            log_level: critical
+            sync:
+              concurrency: 1
+              batch_size: 20
+            \(setup.yaml)
+            """,
+            file: "\(directory)/config.yaml"
+        )
+        var options = FerryRuntime.Options()
+        options.clock = clock
+        options.connectivity = connectivity
+        options.executor = network.link(life: lives)
+        options.logger = Logger(label: "ferry.sim", factory: { _ in SwiftLogNoOpLogHandler() })
+        options.random = { [unowned self] in random.withLock { Double.random(in: 0..<1, using: &$0) } }
+        runtime = try await FerryRuntime.open(configuration: configuration, pluginTypes: setup.pluginTypes, options: options)
+        engine = SyncEngine(runtime: runtime, owner: LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives)))
+        if diskFull { try await fillDisk(true) }
+    }
+
+    /// A person signs in.
+    func signIn() async throws {
+        try await setup.signIn(runtime)
+    }
+
+    /// One pass of the runner, as `ferry run --once` does it; returns how it ended.
+    func sync() async -> PassEnd {
+        let engine = self.engine!
+        return await run { _ = try await engine.runOnce() }
+    }
+
+    /// Runs `work` (a pass, a person's command) as this life of the device; returns how it
+    /// ended, `crashed` as soon as a fault killed the device in one of its requests.
+    func run(_ work: @escaping @Sendable () async throws -> Void) async -> PassEnd {
+        await withCheckedContinuation { continuation in
+            pass.withLock { $0 = continuation }
+            passTask = Task {
+                let end: PassEnd
+                do {
+                    try await work()
+                    end = .finished
+                } catch {
+                    end = .failed("\(error)")
+                }
+                self.endPass(end)
+            }
+        }
+    }
+
+    private func endPass(_ end: PassEnd) {
+        pass.withLock { $0.take() }?.resume(returning: end)
+    }
+
+    /// A fault killed the device in the middle of a request: the pass ends as crashed, and
+    /// this task waits until `restart` has closed the dead life's store.
+    private func dieInFlight() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            dying.withLock { $0 = continuation }
+            endPass(.crashed)
+        }
+    }
+
+    /// The process dies and starts again on what its store kept. Its store is closed
+    /// first, so that a pass that died in a request, let go then, can write nothing more
+    /// as it unwinds, and that pass has ended before the next life starts.
+    func restart() async throws {
+        await stop()
+        try await start()
+    }
+
+    /// The process ends: its store closes, and a pass that died in a request unwinds.
+    func stop() async {
+        try? runtime?.store.close()
+        if let continuation = dying.withLock({ $0.take() }) {
+            continuation.resume()
+            await passTask?.value
+        }
+        passTask = nil
+        runtime = nil
+        engine = nil
+    }
+
+    /// Changes the device's link.
+    func setNetwork(_ change: SimulationEvent.NetworkChange) {
+        switch change {
+        case .offline:
+            network.isOnline = false
+            connectivity.set(.offline)
+        case .online:
+            network.isOnline = true
+            connectivity.set(Self.state(metered: link == .metered))
+        case .metered, .unmetered:
+            link = change
+            if network.isOnline { connectivity.set(Self.state(metered: change == .metered)) }
+        }
+    }
+
+    private static func state(metered: Bool) -> ConnectivityState {
+        ConnectivityState(reachable: true, interface: metered ? .cellular : .wifi, metered: metered, source: "simulated")
+    }
+
+    /// Fills the disk (no page more for the store) or gives it room again.
+    func fillDisk(_ full: Bool) async throws {
+        diskFull = full
+        try await runtime.store.write { db in
+            if full {
+                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
+                try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+            } else {
+                try db.execute(sql: "PRAGMA max_page_count = 4294967294")
+            }
+        }
+    }
+
+    /// The device's outbox, oldest first, as its store holds it now.
+    public func operations() async throws -> [QueuedOperation] {
+        try await runtime.store.read { db in
+            try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq")
+        }
+    }
+}

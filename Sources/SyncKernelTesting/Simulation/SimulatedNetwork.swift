@@ -1,0 +1,112 @@
+import Foundation
+import SyncKernel
+import Synchronization
+
+/// One device's way to the server: hands each request to the simulated server, unless the
+/// device is offline or a fault armed for its next request says otherwise. Each life of the
+/// device sends through its own `link(life:)`: a life that died reaches nothing any more.
+final class SimulatedNetwork: Sendable {
+    private struct State {
+        var online = true
+        var faults: [SimulationEvent.RequestFault] = []
+        var life = 0
+    }
+
+    private let state = Mutex(State())
+    private let server: @Sendable () -> (any SimulatedServer)?
+    private let ledger: ApplyLedger
+    /// Called when a fault kills the device in the middle of a request; never returns
+    /// while the simulation runs.
+    private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    init(server: @escaping @Sendable () -> (any SimulatedServer)?, ledger: ApplyLedger) {
+        self.server = server
+        self.ledger = ledger
+    }
+
+    /// What a fault that kills the device calls.
+    func onCrash(_ handler: @escaping @Sendable () async -> Void) { crashHandler.withLock { $0 = handler } }
+
+    private func crash() async { await crashHandler.withLock { $0 }?() }
+
+    var isOnline: Bool {
+        get { state.withLock { $0.online } }
+        set { state.withLock { $0.online = newValue } }
+    }
+
+    /// Arms `fault` for the next request.
+    func arm(_ fault: SimulationEvent.RequestFault) { state.withLock { $0.faults.append(fault) } }
+
+    /// Forgets every armed fault.
+    func disarm() { state.withLock { $0.faults.removeAll() } }
+
+    /// The executor of the device's life number `life`, which from now on is the only one alive.
+    func link(life: Int) -> some HTTPExecutor {
+        state.withLock { $0.life = life }
+        return Link(network: self, life: life)
+    }
+
+    private struct Link: HTTPExecutor {
+        let network: SimulatedNetwork
+        let life: Int
+
+        func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
+            try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
+        }
+    }
+
+    private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
+        let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
+            guard state.life == life else { throw TransportFailure(reason: "the device died") }
+            guard state.online else { throw TransportFailure(reason: "the device is offline") }
+            return state.faults.isEmpty ? nil : state.faults.removeFirst()
+        }
+        switch fault {
+        case .dropRequest: throw TransportFailure(reason: "the request was lost")
+        case .crashBeforeSend: await crash()
+        case .serverError, .rateLimited:
+            return HTTPResponse(
+                status: fault == .serverError ? 503 : 429,
+                headers: ["retry-after": "7", "content-type": "application/json"],
+                body: Data(#"{"error":{"code":"unavailable","message":"try later"}}"#.utf8)
+            )
+        case .internalError:
+            return HTTPResponse(
+                status: 500,
+                headers: ["content-type": "application/json"],
+                body: Data(#"{"error":{"code":"internal","message":"injected"}}"#.utf8)
+            )
+        default: break
+        }
+        guard let server = server() else { throw TransportFailure(reason: "the server is down") }
+        let path = Self.path(of: request.url)
+        let answer: HTTPResponse
+        do {
+            answer = try await server.respond(method: request.method, path: path, headers: request.headers, body: request.body)
+        } catch {
+            throw TransportFailure(reason: "the server failed: \(error)")
+        }
+        ledger.record(request, path: path, answer: answer)
+        switch fault {
+        case .loseAnswer: throw TransportFailure(reason: "the answer was lost")
+        case .crashAfterApply:
+            await crash()
+            throw TransportFailure(reason: "the device died")
+        case .truncateAnswer:
+            return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.prefix(answer.body.count / 2))
+        case .junkAnswer:
+            return HTTPResponse(status: answer.status, headers: answer.headers, body: Data("<html>502 Bad Gateway</html>".utf8))
+        default:
+            guard answer.body.count <= maxBodyBytes else { throw AnswerTooLarge(limit: maxBodyBytes) }
+            return answer
+        }
+    }
+
+    /// The path and query of `url`: what follows its scheme and host.
+    static func path(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
+    }
+}

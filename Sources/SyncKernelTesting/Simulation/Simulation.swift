@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// A deterministic simulation of devices syncing with a server through faults: from one
+/// seed, a list of events (people's actions, passes of the runners, time, faults, crashes)
+/// is drawn, run on virtual time, and checked against the invariants every sync must keep.
+///
+/// ```swift
+/// let simulation = Simulation(options: .init(seed: 42), setup: setup, server: start, workloads: { [Notes()] })
+/// let verdict = await simulation.run(simulation.events())
+/// if !verdict.passed {
+///     let (shortest, why) = await simulation.shrink(simulation.events(), failing: verdict)
+/// }
+/// ```
+///
+/// Checked during the run: no write applied twice on the server (`applied-twice`), the
+/// operations of one entity applied in the order they were queued (`entity-order`).
+/// Checked once faults stop, people sign in again and time passes: every queue drained
+/// (`not-drained`, `needs-person`), then each workload's own checks (nothing acknowledged
+/// lost, every device showing the server's state).
+public struct Simulation: Sendable {
+    /// How a run is drawn.
+    public struct Options: Sendable {
+        /// The seed every choice follows from.
+        public var seed: UInt64
+        /// How many devices.
+        public var devices: Int
+        /// How many events.
+        public var steps: Int
+        /// Whether faults are drawn (without, only actions, passes and time).
+        public var faults: Bool
+
+        public init(seed: UInt64, devices: Int = 3, steps: Int = 200, faults: Bool = true) {
+            self.seed = seed
+            self.devices = devices
+            self.steps = steps
+            self.faults = faults
+        }
+    }
+
+    public let options: Options
+    let setup: DeviceSetup
+    let startServer: SimulatedServerStarter
+    let workloads: @Sendable () -> [any SimulationWorkload]
+
+    /// A simulation of `options.devices` devices set up as `setup`, on the server
+    /// `server` starts, with a fresh set of `workloads` for each run.
+    public init(
+        options: Options,
+        setup: DeviceSetup,
+        server: @escaping SimulatedServerStarter,
+        workloads: @escaping @Sendable () -> [any SimulationWorkload]
+    ) {
+        self.options = options
+        self.setup = setup
+        self.startServer = server
+        self.workloads = workloads
+    }
+
+    /// The events the seed draws.
+    public func events() -> [SimulationEvent] {
+        var random = SeededRandom(seed: options.seed)
+        let workloads = workloads()
+        let devices = options.devices
+        var events: [SimulationEvent] = []
+        enum Kind { case act, sync, wait, network, fault, crash, restart, revoke, signIn, disk, skew }
+        let kinds: [(Kind, Int)] =
+            [(.act, 40), (.sync, 25), (.wait, 10)]
+            + (options.faults
+                ? [(.network, 8), (.fault, 10), (.crash, 2), (.restart, 1), (.revoke, 1), (.signIn, 1), (.disk, 1), (.skew, 1)]
+                : [])
+        for _ in 0..<options.steps {
+            let device = Int.random(in: 0..<devices, using: &random)
+            switch random.weighted(kinds) {
+            case .act:
+                let workload = workloads[Int.random(in: 0..<workloads.count, using: &random)]
+                events.append(.act(device: device, workload: workload.name, action: workload.draw(device: device, using: &random)))
+            case .sync: events.append(.sync(device: device))
+            case .wait:
+                let seconds: Double = random.weighted([
+                    (Double(Int.random(in: 1...60, using: &random)), 70),
+                    (Double(Int.random(in: 60...3600, using: &random)), 22),
+                    (Double(Int.random(in: 3600...86400, using: &random)), 8),
+                ])
+                events.append(.wait(seconds: seconds))
+            case .network:
+                events.append(.network(device: device, SimulationEvent.NetworkChange.allCases.randomElement(using: &random)!))
+            case .fault:
+                events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
+            case .crash: events.append(.crash(device: device))
+            case .restart: events.append(.restartServer)
+            case .revoke: events.append(.revokeSession(device: device))
+            case .signIn: events.append(.signIn(device: device))
+            case .disk: events.append(.diskFull(device: device, random.chance(0.5)))
+            case .skew: events.append(.skew(device: device, seconds: Double(Int.random(in: -7200...7200, using: &random))))
+            }
+        }
+        return events
+    }
+
+    /// Runs `events` on a new world and returns what held. `log`, when given, hears each
+    /// step and what came of it.
+    public func run(_ events: [SimulationEvent], log: (@Sendable (String) -> Void)? = nil) async -> SimulationVerdict {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ferry-sim-\(options.seed)-\(UUID().uuidString.prefix(8))").path
+        let world = SimulationWorld(directory: folder, clock: WorldClock(), startServer: startServer)
+        var run = SimulationRun(simulation: self, world: world, workloads: workloads(), log: log)
+        let verdict = await run.execute(events)
+        for device in world.devices { await device.stop() }
+        await world.stopServer()
+        try? FileManager.default.removeItem(atPath: folder)
+        return verdict
+    }
+}
+
+/// What a run found.
+public struct SimulationVerdict: Sendable, Equatable {
+    /// The invariants that failed (the run stops at the first step that breaks one).
+    public var violations: [SimulationViolation]
+    /// How many events ran.
+    public var steps: Int
+    /// The virtual time the run spanned, in seconds, quiescence included.
+    public var seconds: Double
+    /// A line per step and its outcome: the trace.
+    public var trace: [String]
+
+    /// Whether every invariant held.
+    public var passed: Bool { violations.isEmpty }
+
+    /// Whether this run failed the same way as `other`: one of the same invariants broke.
+    public func failsLike(_ other: SimulationVerdict) -> Bool {
+        let wanted = Set(other.violations.map(\.invariant))
+        return violations.contains { wanted.contains($0.invariant) }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// One step of a simulation, drawn from its seed or read back from a trace.
+///
+/// Every choice a run makes is an event, faults included (a fault is armed for a device's
+/// next request, not drawn while it is sent), so a list of events replays the same run,
+/// and a shorter list is a smaller run: what the shrinker works on.
+public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
+    /// A workload's action on a device: `workload` names the workload, `action` is its own text.
+    case act(device: Int, workload: String, action: String)
+    /// The device's runner does one pass: sends what is due, pulls, sends again.
+    case sync(device: Int)
+    /// Time passes for everyone.
+    case wait(seconds: Double)
+    /// The device's link changes.
+    case network(device: Int, NetworkChange)
+    /// The device's next request meets `fault`.
+    case fault(device: Int, RequestFault)
+    /// The device's process dies between two steps; its store is opened again.
+    case crash(device: Int)
+    /// The server stops and starts again on its own data.
+    case restartServer
+    /// The server ends the device's session (a revoked token: the person must sign in again).
+    case revokeSession(device: Int)
+    /// A person signs in on the device again.
+    case signIn(device: Int)
+    /// The device's disk fills up (`true`) or has room again (`false`).
+    case diskFull(device: Int, Bool)
+    /// The device's clock runs `seconds` ahead of the world's (behind when negative).
+    case skew(device: Int, seconds: Double)
+
+    /// A change of a device's link.
+    public enum NetworkChange: String, Hashable, Sendable, CaseIterable {
+        case offline, online, metered, unmetered
+    }
+
+    /// What happens to one request.
+    public enum RequestFault: String, Hashable, Sendable, CaseIterable {
+        /// The server answers 503 with `Retry-After`, doing nothing.
+        case serverError = "503"
+        /// The server answers 500, doing nothing.
+        case internalError = "500"
+        /// The server answers 429 with `Retry-After`, doing nothing.
+        case rateLimited = "429"
+        /// The request never reaches the server: no answer.
+        case dropRequest = "drop-request"
+        /// The server handles the request; its answer is lost on the way back.
+        case loseAnswer = "lose-answer"
+        /// The server handles the request; its answer arrives cut short.
+        case truncateAnswer = "truncate-answer"
+        /// The server handles the request; the answer's body arrives as junk.
+        case junkAnswer = "junk-answer"
+        /// The device dies just before the request leaves.
+        case crashBeforeSend = "crash-before-send"
+        /// The device dies after the server handled the request, before the answer arrives.
+        case crashAfterApply = "crash-after-apply"
+    }
+
+    /// The event as one line of a trace; `init?(line:)` reads it back.
+    public var description: String {
+        switch self {
+        case .act(let device, let workload, let action): "act \(device) \(workload) \(action)"
+        case .sync(let device): "sync \(device)"
+        case .wait(let seconds): "wait \(Self.format(seconds))"
+        case .network(let device, let change): "network \(device) \(change.rawValue)"
+        case .fault(let device, let fault): "fault \(device) \(fault.rawValue)"
+        case .crash(let device): "crash \(device)"
+        case .restartServer: "restart-server"
+        case .revokeSession(let device): "revoke \(device)"
+        case .signIn(let device): "sign-in \(device)"
+        case .diskFull(let device, let full): "disk \(device) \(full ? "full" : "free")"
+        case .skew(let device, let seconds): "skew \(device) \(Self.format(seconds))"
+        }
+    }
+
+    /// Reads one line as `description` writes it; nil when it is not an event.
+    public init?(line: String) {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let verb = words.first else { return nil }
+        let device = words.count > 1 ? Int(words[1]) : nil
+        switch (verb, device, words.count) {
+        case ("act", let device?, 4...):
+            self = .act(device: device, workload: words[2], action: words[3...].joined(separator: " "))
+        case ("sync", let device?, 2): self = .sync(device: device)
+        case ("wait", _, 2):
+            guard let seconds = Double(words[1]) else { return nil }
+            self = .wait(seconds: seconds)
+        case ("network", let device?, 3):
+            guard let change = NetworkChange(rawValue: words[2]) else { return nil }
+            self = .network(device: device, change)
+        case ("fault", let device?, 3):
+            guard let fault = RequestFault(rawValue: words[2]) else { return nil }
+            self = .fault(device: device, fault)
+        case ("crash", let device?, 2): self = .crash(device: device)
+        case ("restart-server", _, 1): self = .restartServer
+        case ("revoke", let device?, 2): self = .revokeSession(device: device)
+        case ("sign-in", let device?, 2): self = .signIn(device: device)
+        case ("disk", let device?, 3) where ["full", "free"].contains(words[2]):
+            self = .diskFull(device: device, words[2] == "full")
+        case ("skew", let device?, 3):
+            guard let seconds = Double(words[2]) else { return nil }
+            self = .skew(device: device, seconds: seconds)
+        default: return nil
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.3f", seconds)
+    }
+}

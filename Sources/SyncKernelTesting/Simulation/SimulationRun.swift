@@ -1,0 +1,238 @@
+import Foundation
+import GRDB
+import SyncKernel
+
+/// One run of a simulation: sets the world up, steps through the events, lets the world
+/// settle, and checks.
+struct SimulationRun {
+    let simulation: Simulation
+    let world: SimulationWorld
+    let workloads: [any SimulationWorkload]
+    let log: (@Sendable (String) -> Void)?
+    private var trace: [String] = []
+    private var violations: [SimulationViolation] = []
+    /// Each queued operation the run has seen, by its id (the `Idempotency-Key` it is sent
+    /// with): where it came from and its place in its device's queue.
+    private var queued: [String: (device: Int, plugin: String, entity: String, seq: Int64)] = [:]
+    /// How far into the ledger's order the entity-order check has read.
+    private var orderRead = 0
+    private var lastApplied: [String: Int64] = [:]
+
+    init(
+        simulation: Simulation,
+        world: SimulationWorld,
+        workloads: [any SimulationWorkload],
+        log: (@Sendable (String) -> Void)?
+    ) {
+        self.simulation = simulation
+        self.world = world
+        self.workloads = workloads
+        self.log = log
+    }
+
+    mutating func execute(_ events: [SimulationEvent]) async -> SimulationVerdict {
+        let start = world.clock.now
+        var steps = 0
+        do {
+            try await setUp()
+            for event in events {
+                steps += 1
+                note("\(event)", await perform(event))
+                try await checkLedger()
+                if !violations.isEmpty { break }
+            }
+            if violations.isEmpty { try await settle() }
+        } catch {
+            violations.append(SimulationViolation("harness", "the simulation could not go on: \(error)"))
+        }
+        return SimulationVerdict(
+            violations: violations,
+            steps: steps,
+            seconds: world.clock.now.timeIntervalSince(start),
+            trace: trace
+        )
+    }
+
+    private mutating func note(_ step: String, _ outcome: String?) {
+        let line = outcome.map { "\(step)  -> \($0)" } ?? step
+        trace.append(line)
+        log?(line)
+    }
+
+    private mutating func setUp() async throws {
+        try FileManager.default.createDirectory(atPath: world.directory, withIntermediateDirectories: true)
+        log?("setup: starting the server")
+        try await world.start(fresh: true)
+        for index in 0..<simulation.options.devices {
+            let device = SimulatedDevice(
+                index: index,
+                directory: world.directory + "/device-\(index)",
+                world: world.clock,
+                seed: simulation.options.seed &+ UInt64(index + 1) &* 0x9E37_79B9,
+                setup: simulation.setup,
+                ledger: world.ledger,
+                server: { [world] in world.server }
+            )
+            log?("setup: starting device \(index)")
+            try await device.start()
+            log?("setup: signing in device \(index)")
+            try await device.signIn()
+            world.devices.append(device)
+            await remember(device)
+            log?("setup: first sync of device \(index)")
+            _ = await device.sync()
+        }
+    }
+
+    /// Performs one event; returns what came of it, when worth a note.
+    private mutating func perform(_ event: SimulationEvent) async -> String? {
+        do {
+            switch event {
+            case .act(let index, let name, let action):
+                guard let workload = workloads.first(where: { $0.name == name }) else { return "no workload \(name)" }
+                let device = world.devices[index]
+                let world = world
+                let end = await device.run { try await workload.perform(action, on: device, in: world) }
+                await remember(device)
+                return try await outcome(end, of: device, failed: "refused")
+            case .sync(let index):
+                let device = world.devices[index]
+                await remember(device)
+                return try await outcome(await device.sync(), of: device, failed: "failed")
+            case .wait(let seconds): world.clock.advance(by: seconds)
+            case .network(let index, let change): world.devices[index].setNetwork(change)
+            case .fault(let index, let fault): world.devices[index].network.arm(fault)
+            case .crash(let index): try await world.devices[index].restart()
+            case .restartServer:
+                await world.stopServer()
+                try await world.start(fresh: false)
+            case .revokeSession(let index):
+                guard let token = await world.devices[index].runtime.credentials.accessToken() else { return "no session" }
+                let answer = try await world.ask("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")])
+                return "server answered \(answer.status)"
+            case .signIn(let index):
+                let device = world.devices[index]
+                return try await outcome(await device.run { try await device.signIn() }, of: device, failed: "refused")
+            case .diskFull(let index, let full):
+                do {
+                    try await world.devices[index].fillDisk(full)
+                } catch {
+                    return "refused: \(Self.short(error))"
+                }
+            case .skew(let index, let seconds): world.devices[index].clock.setSkew(seconds)
+            }
+        } catch {
+            violations.append(SimulationViolation("harness", "\(event): \(error)"))
+        }
+        return nil
+    }
+
+    /// What to note of how `device` ran a step; a device that died in it starts again.
+    private func outcome(_ end: SimulatedDevice.PassEnd, of device: SimulatedDevice, failed: String) async throws -> String? {
+        switch end {
+        case .finished: return nil
+        case .failed(let reason): return "\(failed): \(reason.prefix(100))"
+        case .crashed:
+            try await device.restart()
+            return "died in a request; started again"
+        }
+    }
+
+    private static func short(_ error: any Error) -> String {
+        String("\(error)".prefix(100))
+    }
+
+    /// Notes the device's queued operations, so that the ledger's keys can be traced back.
+    private mutating func remember(_ device: SimulatedDevice) async {
+        guard let operations = try? await device.operations() else { return }
+        for operation in operations {
+            queued[operation.id.lowercasedString] = (device.index, operation.plugin, operation.entity, operation.sequence)
+        }
+    }
+
+    /// No key applied twice; each entity's operations applied in their queue's order.
+    private mutating func checkLedger() async throws {
+        for key in world.ledger.appliedTwice {
+            let origin = queued[key].map { " (device \($0.device), \($0.plugin) \($0.entity))" } ?? ""
+            violations.append(SimulationViolation("applied-twice", "the server ran the write \(key)\(origin) \(world.ledger.effects(of: key)) times"))
+        }
+        let order = world.ledger.order
+        while orderRead < order.count {
+            let key = order[orderRead]
+            orderRead += 1
+            guard let origin = queued[key.split(separator: ".").first.map(String.init) ?? key] else { continue }
+            let entity = "\(origin.device)/\(origin.plugin)/\(origin.entity)"
+            if let last = lastApplied[entity], last > origin.seq {
+                violations.append(
+                    SimulationViolation("entity-order", "device \(origin.device) queued \(origin.plugin) \(origin.entity) #\(origin.seq) before #\(last), but the server ran it after")
+                )
+            }
+            lastApplied[entity] = max(lastApplied[entity] ?? origin.seq, origin.seq)
+        }
+    }
+
+    /// Faults stop, links come back, people sign in where they must, and time passes
+    /// until every queue has drained; then every device pulls twice, and the checks run.
+    private mutating func settle() async throws {
+        note("-- faults stop; every device online, disk free, signed in", nil)
+        for device in world.devices {
+            device.network.disarm()
+            device.setNetwork(.online)
+            device.setNetwork(.unmetered)
+            if device.diskFull { try await device.fillDisk(false) }
+        }
+        if world.server == nil { try await world.start(fresh: false) }
+        var drained = false
+        for _ in 0..<40 {
+            for device in world.devices where try await needsSignIn(device) {
+                try await device.signIn()
+                note("sign-in \(device.index)  -> a person signs in again", nil)
+            }
+            for device in world.devices {
+                await remember(device)
+                if case .crashed = await device.sync() { try await device.restart() }
+            }
+            try await checkLedger()
+            if !violations.isEmpty { return }
+            if try await allDrained() {
+                drained = true
+                break
+            }
+            world.clock.advance(by: 300)
+        }
+        for _ in 0..<2 {
+            for device in world.devices { _ = await device.sync() }
+        }
+        try await checkLedger()
+        if !drained || !violations.isEmpty {
+            try await reportQueues()
+            return
+        }
+        for workload in workloads { violations += try await workload.check(world) }
+    }
+
+    private func needsSignIn(_ device: SimulatedDevice) async throws -> Bool {
+        if await device.runtime.credentials.accessToken() == nil { return true }
+        return try await device.runtime.store.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kernel_plugin_state WHERE needs_login = 1)") ?? false
+        }
+    }
+
+    private func allDrained() async throws -> Bool {
+        for device in world.devices where try await !device.operations().isEmpty { return false }
+        return true
+    }
+
+    /// Names what is left in each queue.
+    private mutating func reportQueues() async throws {
+        for device in world.devices {
+            for operation in try await device.operations() {
+                let state = operation.state
+                let invariant = state == .dead ? "needs-person" : "not-drained"
+                violations.append(
+                    SimulationViolation(invariant, "device \(device.index): \(operation.plugin) \(operation.kind) \(operation.entity) is still \(state.rawValue) after the world settled (\(operation.lastError ?? "no error"))")
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SyncKernel
+
+/// A domain's part in a simulation: the actions a person takes on it, and what must hold
+/// once every queue has drained.
+///
+/// A workload keeps its own model of what each device acknowledged (a local write that
+/// returned), so that it can tell a write lost from one another device overwrote. A new
+/// instance serves each run; a run performs one step at a time, so a workload needs no
+/// locking of its own.
+public protocol SimulationWorkload: AnyObject, Sendable {
+    /// Its name in traces: one word.
+    var name: String { get }
+    /// Draws an action for `device`: one line of text without spaces at its ends, which
+    /// `perform` reads back.
+    func draw(device: Int, using random: inout SeededRandom) -> String
+    /// Performs `action` on `device`, as a person would through the plugin's API. Throws
+    /// when the device refused it (offline, a full disk): that is not a violation, and the
+    /// model must not count it as acknowledged.
+    func perform(_ action: String, on device: SimulatedDevice, in world: SimulationWorld) async throws
+    /// Checks, once every queue has drained, that nothing acknowledged was lost and that
+    /// every device shows what the server has, as the domain's conflict policies say.
+    func check(_ world: SimulationWorld) async throws -> [SimulationViolation]
+}
+
+/// An invariant that failed, and how.
+public struct SimulationViolation: Hashable, Sendable, CustomStringConvertible {
+    /// Which invariant: `applied-twice`, `entity-order`, `not-drained`, `needs-person`,
+    /// `lost-write`, `diverged`, or one a workload names.
+    public var invariant: String
+    /// What was seen.
+    public var detail: String
+
+    public init(_ invariant: String, _ detail: String) {
+        self.invariant = invariant
+        self.detail = detail
+    }
+
+    public var description: String { "\(invariant): \(detail)" }
+}

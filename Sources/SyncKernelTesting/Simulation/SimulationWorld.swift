@@ -1,0 +1,57 @@
+import Foundation
+import SyncKernel
+import Synchronization
+
+/// Everything one run of a simulation has: the world's clock, the server, the devices and
+/// the ledger of what the server applied.
+public final class SimulationWorld: @unchecked Sendable {
+    /// The world's time.
+    public let clock: WorldClock
+    /// What the server applied, key by key.
+    public let ledger = ApplyLedger()
+    /// The devices, by number.
+    public internal(set) var devices: [SimulatedDevice] = []
+    /// The run's folder: the server's data and each device's.
+    public let directory: String
+    private let current = Mutex<(any SimulatedServer)?>(nil)
+    private let startServer: SimulatedServerStarter
+
+    init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter) {
+        self.directory = directory
+        self.clock = clock
+        self.startServer = startServer
+    }
+
+    /// The server now; nil while it restarts.
+    public var server: (any SimulatedServer)? { current.withLock { $0 } }
+
+    /// Asks the server directly, past every device's network and faults: for checks.
+    public func ask(
+        _ method: String,
+        _ path: String,
+        headers: [(String, String)] = [],
+        body: Data? = nil
+    ) async throws -> HTTPResponse {
+        guard let server else { throw TransportFailure(reason: "the server is down") }
+        return try await server.respond(method: method, path: path, headers: headers, body: body)
+    }
+
+    /// Asks the server directly with the session of `device`: what its signed-in user
+    /// sees there, for checks once the world has settled.
+    public func ask(_ method: String, _ path: String, as device: SimulatedDevice) async throws -> HTTPResponse {
+        guard let token = await device.runtime.credentials.accessToken() else {
+            throw FerryError(.needsLogin, "device \(device.index) is not signed in")
+        }
+        return try await ask(method, path, headers: [("Authorization", "Bearer \(token)")])
+    }
+
+    func start(fresh: Bool) async throws {
+        let server = try await startServer(directory + "/server", clock, fresh)
+        current.withLock { $0 = server }
+    }
+
+    func stopServer() async {
+        let server = current.withLock { $0.take() }
+        await server?.stop()
+    }
+}
