@@ -72,9 +72,14 @@ struct DocumentsTests {
         #expect(gone.errorCode == "document_not_found")
         #expect(gone.hasErrorShape)
         #expect(try await server.request(.DELETE, path, token: token).errorCode == "document_not_found")
+        // A patch of the deleted document meets the deletion: a conflict, never a create.
         let patchGone = try await server.request(.PATCH, path, json: ["title": "x"], token: token)
-        #expect(patchGone.status == 404)
-        #expect(patchGone.errorCode == "document_not_found")
+        #expect(patchGone.status == 412)
+        #expect(patchGone.errorCode == "document_deleted")
+        #expect(patchGone.errorDetails["current"] is NSNull)
+        let patchNever = try await server.request(.PATCH, path + "-never", json: ["title": "x"], token: token)
+        #expect(patchNever.status == 404)
+        #expect(patchNever.errorCode == "document_not_found")
 
         // Created again, it continues the count: a version is never reused.
         let again = try await server.request(.PUT, path, json: ["title": "Again"], token: token)

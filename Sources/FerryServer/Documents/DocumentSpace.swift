@@ -64,6 +64,27 @@ struct DocumentSpace: Sendable {
         try Conditional.require(request, db, collection, scope: scope, id: id, code: Self.notFoundCode)
     }
 
+    /// The live document a patch changes, as `requireForWrite` finds it; a document that
+    /// was deleted fails the patch as a conflict, 412 with `details.current: null`, with or
+    /// without `If-Match`: the client's change met the deletion (a patch never creates).
+    func requireForPatch(_ request: APIRequest, _ db: any SQLSession, id: String) throws -> JSON {
+        do {
+            return try requireForWrite(request, db, id: id)
+        } catch let error as APIError where error.status == .notFound {
+            let deleted = try db.fetchOne(
+                sql: "SELECT 1 AS deleted FROM entities WHERE collection = ? AND scope = ? AND id = ? AND deleted = 1",
+                arguments: [collection, scope, id]
+            )
+            guard deleted != nil else { throw error }
+            throw APIError(
+                .preconditionFailed,
+                "document_deleted",
+                "Document '\(id)' was deleted; a patch never creates one.",
+                details: ["current": .null]
+            )
+        }
+    }
+
     /// `value` when it is a domain name (1-64 of `a-z`, `0-9`, `_`, `-`, starting with a
     /// letter or digit), else a 400 `invalid_domain`.
     static func validatedDomain(_ value: String) throws(APIError) -> String {

@@ -52,7 +52,7 @@ enum DocumentWrites {
             let limit = env.configuration.maxBodyBytes
             let now = env.now
             return try await env.database.commit(now: now) { db in
-                let current = try space.requireForWrite(request, db, id: id)
+                let current = try space.requireForPatch(request, db, id: id)
                 let merged = MergePatch.apply(.object(changes), to: .object(DocumentContent.fields(of: current)))
                 return try DocumentContent.save(
                     db,
