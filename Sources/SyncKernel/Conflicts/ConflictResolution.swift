@@ -94,6 +94,11 @@ enum ConflictOutcome: Sendable {
         in db: Database
     ) throws {
         switch self {
+        case .remote where report.remoteDeleted:
+            // The deletion ends the entity: the writes queued after this one were made on
+            // what is gone (a patch of it would be refused for good), and go with it.
+            try plugin.adoptRemote(report, in: db)
+            try OutboxQueries.deleteEntity(operation.plugin, operation.entity, from: operation.sequence, in: db)
         case .remote:
             try plugin.adoptRemote(report, in: db)
             try OutboxQueries.delete(operation.sequence, in: db)

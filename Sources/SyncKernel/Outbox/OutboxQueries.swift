@@ -66,6 +66,14 @@ enum OutboxQueries {
         try promoteHead(plugin: row["plugin"], entity: row["entity"], in: db)
     }
 
+    /// Removes the operation `sequence` and every later one of `plugin` on `entity`.
+    static func deleteEntity(_ plugin: String, _ entity: String, from sequence: Int64, in db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq >= ?",
+            arguments: [plugin, entity, sequence]
+        )
+    }
+
     /// Makes the first operation of an entity pending if it was queued behind another.
     static func promoteHead(plugin: String, entity: String, in db: Database) throws {
         try db.cachedStatement(
