@@ -87,7 +87,9 @@ extension SyncEngine {
             return .failure(FerryError(.plugin, "the \(operation.plugin) plugin has no context"))
         }
         do {
-            return .success(try await plugin.send(operation, context: context))
+            let outcome = try await plugin.send(operation, context: context)
+            if context.transport.keys?.answeredFromRecord == true { answeredFromRecord.insert(operation.id) }
+            return .success(outcome)
         } catch {
             return .failure(error)
         }
@@ -127,6 +129,11 @@ extension SyncEngine {
         await answered()
         let now = runtime.clock.now()
         let terms = stopping.isSet || Task.isCancelled ? nil : await leaseTerms()
+        // An answer replayed from an earlier attempt may be older than what was pulled
+        // since (a deletion by another device): the plugin's feed is pulled again from the
+        // start, its tombstones included.
+        let replayed = accepted.filter { answeredFromRecord.remove($0.0.id) != nil }
+        let resync = Set(replayed.filter { $0.1.acknowledgement?.apply != nil }.map(\.0.plugin))
         let results: [(any Error)?]
         var next: [QueuedOperation]?
         do {
@@ -141,6 +148,7 @@ extension SyncEngine {
                         return error
                     }
                 }
+                for plugin in resync { try SyncCursors.reset(plugin: plugin, in: db) }
                 // After the deletions: an entity's next operation, made pending by them, may go.
                 // A lease that fails leaves the acknowledgements alone; the drain leases again.
                 let lease = terms.flatMap { terms in try? db.withSavepoint { try terms.lease(slots: 1, in: db) } }

@@ -11,6 +11,8 @@ public actor SyncEngine: Service {
     let owner: LeaseOwner
     /// The enabled plugins and declared domains, whose operations it sends.
     let plugins: Set<String>
+    /// Operations sent whose answer the remote replayed from an earlier attempt, until acknowledged.
+    var answeredFromRecord: Set<UUID> = []
     /// Plugins whose remote answered that it has no batch endpoint: their operations go alone.
     var unbatched: Set<String> = []
     var summary = RunSummary()

@@ -236,6 +236,7 @@ public struct HTTPTransport: Sendable {
         )
         let response = try await executor.execute(prepared, maxBodyBytes: maxBodyBytes)
         logger.debug("\(request.method) \(request.path) -> \(response.status)")
+        if key != nil, response.headers["idempotent-replayed"] == "true" { keys?.noteReplay() }
         return response
     }
 

@@ -10,10 +10,19 @@ import Synchronization
 final class IdempotencyKeys: Sendable {
     private let base: String
     private let sent = Mutex(0)
+    private let replay = Mutex(false)
 
     init(operation id: UUID) {
         base = id.lowercasedString
     }
+
+    /// Whether the remote answered one of these writes from its record of an earlier
+    /// attempt (`Idempotent-Replayed: true`): an answer that may be older than what was
+    /// pulled since.
+    var answeredFromRecord: Bool { replay.withLock { $0 } }
+
+    /// Notes that the remote answered a write from its record.
+    func noteReplay() { replay.withLock { $0 = true } }
 
     /// The key of the next write.
     func next() -> String {
