@@ -22,10 +22,12 @@ public enum ShippedSimulation {
               \(notes): {}
             """,
         signIn: { runtime in
-            _ = try await runtime.plugin(AuthPlugin.self).login(username: "demo", password: "demo-password")
-            // As `ferry auth login` does when the person keeps the default answer: the
-            // writes made while signed out go as the account that signed in.
-            if let account = await runtime.credentials.account() { _ = try await runtime.adoptSignedOutWork(for: account) }
+            // What `ferry auth login` does when the person keeps the writes made while
+            // signed out: they go as the account that signed in, and held queues resume.
+            let session = try await runtime.plugin(AuthPlugin.self).login(username: "demo", password: "demo-password")
+            _ = try await runtime.adoptSignedOutWork(for: session.user.id)
+            _ = try await runtime.adoptLocalData(for: session.user.id)
+            try await runtime.resumeAfterLogin()
         }
     )
 

@@ -44,7 +44,19 @@ struct FerrySim: AsyncParsableCommand {
     @Flag(help: "Print every step of every run.")
     var verbose = false
 
+    @Flag(help: "With --seed: print the events the seed draws, one per line (a trace file for --trace), and run nothing.")
+    var events = false
+
+    @Option(help: "Run the events of this file (one per line, as a trace prints them) instead of drawing them.")
+    var trace: String?
+
     mutating func run() async throws {
+        if let trace { return try await run(trace: trace) }
+        if events, let seed {
+            let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps))
+            for event in simulation.events() { print(event) }
+            return
+        }
         let range = seed.map { $0...$0 } ?? first...(first + UInt64(max(seeds, 1)) - 1)
         let started = Date()
         let report = await SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay)
@@ -64,5 +76,25 @@ struct FerrySim: AsyncParsableCommand {
         for violation in shrunk.verdict.violations { print("  => \(violation)") }
         print("replay: ferry-sim --seed \(failure.seed) --replay --devices \(devices) --steps \(steps)")
         throw ExitCode(1)
+    }
+
+    /// Runs the events of a trace file, printing each step.
+    private func run(trace path: String) async throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read the trace \(path)")
+        }
+        var events: [SimulationEvent] = []
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            let step = line.split(separator: "->").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard !step.isEmpty, !step.hasPrefix("--"), !step.hasPrefix("=>") else { continue }
+            guard let event = SimulationEvent(line: step) else {
+                throw ValidationError("\(path):\(number + 1): not an event: \(step)")
+            }
+            events.append(event)
+        }
+        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed ?? 0, devices: devices, steps: events.count))
+        let verdict = await simulation.run(events) { line in print(line) }
+        for violation in verdict.violations { print("=> \(violation)") }
+        if !verdict.passed { throw ExitCode(1) }
     }
 }

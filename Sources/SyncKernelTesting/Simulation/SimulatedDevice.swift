@@ -134,8 +134,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
     }
 
-    private func endPass(_ end: PassEnd) {
-        pass.withLock { $0.take() }?.resume(returning: end)
+    /// Tells the step waiting for this life how it ended; false when none was waiting.
+    @discardableResult
+    private func endPass(_ end: PassEnd) -> Bool {
+        guard let waiting = pass.withLock({ $0.take() }) else { return false }
+        waiting.resume(returning: end)
+        return true
     }
 
     /// A fault killed the device in the middle of a request: the pass ends as crashed, and
@@ -143,7 +147,11 @@ public final class SimulatedDevice: @unchecked Sendable {
     private func dieInFlight() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             dying.withLock { $0 = continuation }
-            endPass(.crashed)
+            guard endPass(.crashed) else {
+                // Nothing waits for a step of this life: it dies as its request fails.
+                dying.withLock { $0.take() }?.resume()
+                return
+            }
         }
     }
 
@@ -157,6 +165,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// The process ends: its store closes, and a pass that died in a request unwinds.
     func stop() async {
+        network.endLife()
         try? runtime?.store.close()
         if let continuation = dying.withLock({ $0.take() }) {
             continuation.resume()

@@ -40,6 +40,9 @@ final class SimulatedNetwork: Sendable {
     /// Forgets every armed fault.
     func disarm() { state.withLock { $0.faults.removeAll() } }
 
+    /// Ends the current life: its requests reach nothing from now on.
+    func endLife() { state.withLock { $0.life = -1 } }
+
     /// The executor of the device's life number `life`, which from now on is the only one alive.
     func link(life: Int) -> some HTTPExecutor {
         state.withLock { $0.life = life }
@@ -63,7 +66,9 @@ final class SimulatedNetwork: Sendable {
         }
         switch fault {
         case .dropRequest: throw TransportFailure(reason: "the request was lost")
-        case .crashBeforeSend: await crash()
+        case .crashBeforeSend:
+            await crash()
+            throw TransportFailure(reason: "the device died")
         case .serverError, .rateLimited:
             return HTTPResponse(
                 status: fault == .serverError ? 503 : 429,

@@ -16,9 +16,10 @@ import SyncKernel
 ///
 /// Checked during the run: no write applied twice on the server (`applied-twice`), the
 /// operations of one entity applied in the order they were queued (`entity-order`).
-/// Checked once faults stop, people sign in again and time passes: every queue drained
-/// (`not-drained`, `needs-person`), then each workload's own checks (nothing acknowledged
-/// lost, every device showing the server's state).
+/// Checked once faults stop, people sign in again and time passes: nobody signed out whose
+/// session the server did not end (`signed-out`), every queue drained (`not-drained`,
+/// `needs-person`), then each workload's own checks (nothing acknowledged lost, every
+/// device showing the server's state).
 public struct Simulation: Sendable {
     /// How a run is drawn.
     public struct Options: Sendable {
@@ -99,11 +100,16 @@ public struct Simulation: Sendable {
         return events
     }
 
+    /// Where runs keep their stores: in memory (`/dev/shm`) where there is such a folder,
+    /// as a run's fsyncs are not what it checks, else the temporary folder.
+    static var scratch: String {
+        FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+    }
+
     /// Runs `events` on a new world and returns what held. `log`, when given, hears each
     /// step and what came of it.
     public func run(_ events: [SimulationEvent], log: (@Sendable (String) -> Void)? = nil) async -> SimulationVerdict {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ferry-sim-\(options.seed)-\(UUID().uuidString.prefix(8))").path
+        let folder = Self.scratch + "/ferry-sim-\(options.seed)-\(UUID().uuidString.prefix(8))"
         let world = SimulationWorld(directory: folder, clock: WorldClock(), startServer: startServer)
         var run = SimulationRun(simulation: self, world: world, workloads: workloads(), log: log)
         let verdict = await run.execute(events)

@@ -17,6 +17,8 @@ struct SimulationRun {
     /// How far into the ledger's order the entity-order check has read.
     private var orderRead = 0
     private var lastApplied: [String: Int64] = [:]
+    /// Devices whose session the server ended on purpose, until a person signs in there.
+    private var revoked: Set<Int> = []
 
     init(
         simulation: Simulation,
@@ -108,11 +110,14 @@ struct SimulationRun {
                 try await world.start(fresh: false)
             case .revokeSession(let index):
                 guard let token = await world.devices[index].runtime.credentials.accessToken() else { return "no session" }
+                revoked.insert(index)
                 let answer = try await world.ask("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")])
                 return "server answered \(answer.status)"
             case .signIn(let index):
                 let device = world.devices[index]
-                return try await outcome(await device.run { try await device.signIn() }, of: device, failed: "refused")
+                let end = await device.run { try await device.signIn() }
+                if case .finished = end { revoked.remove(index) }
+                return try await outcome(end, of: device, failed: "refused")
             case .diskFull(let index, let full):
                 do {
                     try await world.devices[index].fillDisk(full)
@@ -185,6 +190,13 @@ struct SimulationRun {
         var drained = false
         for _ in 0..<40 {
             for device in world.devices where try await needsSignIn(device) {
+                if !revoked.contains(device.index) {
+                    violations.append(
+                        SimulationViolation("signed-out", "device \(device.index) needs a person to sign in, but the server never ended its session")
+                    )
+                    return
+                }
+                revoked.remove(device.index)
                 try await device.signIn()
                 note("sign-in \(device.index)  -> a person signs in again", nil)
             }
@@ -230,7 +242,7 @@ struct SimulationRun {
                 let state = operation.state
                 let invariant = state == .dead ? "needs-person" : "not-drained"
                 violations.append(
-                    SimulationViolation(invariant, "device \(device.index): \(operation.plugin) \(operation.kind) \(operation.entity) is still \(state.rawValue) after the world settled (\(operation.lastError ?? "no error"))")
+                    SimulationViolation(invariant, "device \(device.index): \(operation.plugin) \(operation.kind) \(operation.entity) #\(operation.sequence) (\(operation.attempts) attempts) is still \(state.rawValue) after the world settled (\(operation.lastError ?? "no error"))")
                 )
             }
         }

@@ -25,7 +25,7 @@ public protocol SimulationWorkload: AnyObject, Sendable {
 
 /// An invariant that failed, and how.
 public struct SimulationViolation: Hashable, Sendable, CustomStringConvertible {
-    /// Which invariant: `applied-twice`, `entity-order`, `not-drained`, `needs-person`,
+    /// Which invariant: `applied-twice`, `entity-order`, `signed-out`, `not-drained`, `needs-person`,
     /// `lost-write`, `diverged`, or one a workload names.
     public var invariant: String
     /// What was seen.

@@ -1,0 +1,66 @@
+import FerrySimulation
+import SyncKernelTesting
+import Testing
+
+/// The shortest traces of the defects the simulator found, each replayed as it was found:
+/// every one failed before its fix (the invariant it broke is named) and must pass now.
+@Suite struct FoundTraceTests {
+    static func run(_ lines: [String], seed: UInt64) async -> SimulationVerdict {
+        let events = lines.compactMap(SimulationEvent.init(line:))
+        #expect(events.count == lines.count)
+        let simulation = ShippedSimulation.simulation(.init(seed: seed, steps: events.count))
+        return await simulation.run(events)
+    }
+
+    /// signed-out: the answer to a token refresh was lost (the device died after the server
+    /// rotated the pair); presenting the old refresh token again revoked the session.
+    @Test func aLostAnswerToARefreshSignsNobodyOut() async {
+        let verdict = await Self.run(
+            ["wait 11615", "fault 0 crash-after-apply", "sync 0", "act 0 notes put d 289"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// needs-person: a write whose answer came back garbled (a proxy's page) was a dead letter.
+    @Test func aGarbledAnswerToAWriteGoesAgain() async {
+        let verdict = await Self.run(["act 1 notes put b 94", "fault 1 truncate-answer", "sync 1"], seed: 18)
+        #expect(verdict.violations == [])
+    }
+
+    /// needs-person: a deletion that won a conflict left the entity's later patch queued, to
+    /// be refused with 404 for good.
+    @Test func aDeletionThatWinsEndsTheEntitysQueuedWrites() async {
+        let verdict = await Self.run(
+            [
+                "act 0 notes put a 689", "sync 0", "act 1 notes delete a 0", "act 0 notes put a 461",
+                "act 0 notes patch a 465", "sync 1",
+            ],
+            seed: 17
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// diverged: an answer replayed from an earlier attempt put back a document another
+    /// device had deleted since, and the pulls had passed the deletion.
+    @Test func aReplayedAnswerDoesNotBringBackWhatWasDeletedSince() async {
+        let verdict = await Self.run(
+            ["act 0 notes delete a 0", "fault 2 junk-answer", "act 2 notes put a 946", "sync 2"],
+            seed: 4
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// needs-person: a patch of a document deleted on the server (the put before it answered
+    /// from its record) was refused with 404 for good instead of meeting the deletion.
+    @Test func aPatchOfADeletedDocumentMeetsTheDeletion() async {
+        let verdict = await Self.run(
+            [
+                "act 1 notes put b 94", "fault 1 crash-after-apply", "act 2 notes delete b 0", "sync 1",
+                "act 1 notes patch b 509",
+            ],
+            seed: 18
+        )
+        #expect(verdict.violations == [])
+    }
+}
