@@ -67,6 +67,9 @@ struct FerrySim: AsyncParsableCommand {
                 + String(format: "%.0f simulated device-days, %.1f s", report.deviceDays, elapsed)
         )
         guard let failure = report.failures.first else { return }
+        for failed in report.failures {
+            print("seed \(failed.seed): \(failed.verdict.violations.first.map { "\($0)" } ?? "")".prefix(160))
+        }
         let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps))
         print("seed \(failure.seed) failed:")
         for violation in failure.verdict.violations { print("  \(violation)") }

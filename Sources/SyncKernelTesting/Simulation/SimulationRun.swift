@@ -206,7 +206,7 @@ struct SimulationRun {
             }
             try await checkLedger()
             if !violations.isEmpty { return }
-            if try await allDrained() {
+            if try await allDrained(), try await !anyNeedsSignIn() {
                 drained = true
                 break
             }
@@ -228,6 +228,11 @@ struct SimulationRun {
         return try await device.runtime.store.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kernel_plugin_state WHERE needs_login = 1)") ?? false
         }
+    }
+
+    private func anyNeedsSignIn() async throws -> Bool {
+        for device in world.devices where try await needsSignIn(device) { return true }
+        return false
     }
 
     private func allDrained() async throws -> Bool {
