@@ -122,14 +122,14 @@ struct RetryDecisionTests {
         #expect(wait > 0)
     }
 
-    @Test func transportFailuresAreOfflineAndUndecodableAnswersAreRejected() {
+    @Test func transportFailuresAreOfflineAndUndecodableAnswersGoAgain() {
         #expect(
             FailureClass.classify(TransportFailure(reason: "connection refused"), now: now)
                 == .offline(reason: "connection refused")
         )
         let decoding = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad"))
-        guard case .rejected = FailureClass.classify(decoding, now: now) else {
-            Issue.record("expected rejected")
+        guard case .transient = FailureClass.classify(decoding, now: now) else {
+            Issue.record("expected transient")
             return
         }
     }

@@ -6,8 +6,8 @@ public enum FailureClass: Sendable, Equatable {
     /// waits for connectivity and spends no attempt.
     case offline(reason: String)
     /// The remote may recover (5xx, 408, 429, a 409 with `Retry-After` or
-    /// `idempotency_key_in_flight`, a `remote_unavailable` error, or an error the kernel does
-    /// not know), or room may be made (a `storage_unavailable` error: a full disk, a file
+    /// `idempotency_key_in_flight`, a `remote_unavailable` error, an answer that cannot be
+    /// read, or an error the kernel does not know), or room may be made (a `storage_unavailable` error: a full disk, a file
     /// cache full of pinned files): back off with jitter, honouring `Retry-After`; spends
     /// one attempt.
     case transient(reason: String, retryAfter: TimeInterval?)
@@ -18,7 +18,7 @@ public enum FailureClass: Sendable, Equatable {
     /// 409 or 412, or `SendOutcome.conflict`: the remote disagrees; the operation's conflict
     /// policy decides.
     case conflict(status: Int, reason: String, remote: Data?)
-    /// Any other 4xx, an answer that cannot be read or is larger than `sync.max_answer`,
+    /// Any other 4xx, an answer larger than `sync.max_answer`,
     /// `SendOutcome.needsPerson`, or any other `FerryError`: a dead letter with the reason,
     /// after one attempt.
     case rejected(reason: String)
@@ -49,7 +49,10 @@ public enum FailureClass: Sendable, Equatable {
             default: return .rejected(reason: error.message)
             }
         case is DecodingError:
-            return .rejected(reason: "the remote's answer could not be read: \(error)")
+            // Garbled on the way (a proxy's page, a body cut short) more often than a remote
+            // that speaks another language: sent again with the same Idempotency-Key, the
+            // remote answers from its record; `retry.max_attempts` bounds the rest.
+            return .transient(reason: "the remote's answer could not be read: \(error)", retryAfter: nil)
         default:
             return .transient(reason: String(describing: error), retryAfter: nil)
         }

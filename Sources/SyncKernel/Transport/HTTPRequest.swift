@@ -118,7 +118,8 @@ public struct HTTPResponse: Sendable {
     /// Decodes the body as JSON with `JSONDecoder.ferry` (snake_case keys, ISO-8601 dates).
     ///
     /// A body that does not decode throws a `DecodingError`; a send that lets it through
-    /// fails as rejected and its operation becomes a dead letter.
+    /// goes again with backoff (the remote answers a resend from its record), and becomes a
+    /// dead letter once `retry.max_attempts` is spent.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try JSONDecoder.ferry.decode(T.self, from: body)
     }
