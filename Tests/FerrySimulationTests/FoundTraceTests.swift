@@ -51,6 +51,19 @@ import Testing
         #expect(verdict.violations == [])
     }
 
+    /// diverged: a replayed answer to an unsave (the device died after the server ran it)
+    /// left the device showing the recipe unsaved, though another device saved it since.
+    @Test func aReplayedAnswerDoesNotHideAnotherDevicesLaterChange() async {
+        let verdict = await Self.run(
+            [
+                "act 1 recipes unsave demo-dal", "sync 1", "act 2 recipes toggle demo-dal", "sync 0",
+                "fault 2 crash-after-apply", "act 0 recipes save demo-dal", "sync 2",
+            ],
+            seed: 944
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// needs-person: a patch of a document deleted on the server (the put before it answered
     /// from its record) was refused with 404 for good instead of meeting the deletion.
     @Test func aPatchOfADeletedDocumentMeetsTheDeletion() async {

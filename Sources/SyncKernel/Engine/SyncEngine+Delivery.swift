@@ -132,8 +132,7 @@ extension SyncEngine {
         // An answer replayed from an earlier attempt may be older than what was pulled
         // since (a deletion by another device): the plugin's feed is pulled again from the
         // start, its tombstones included.
-        let replayed = accepted.filter { answeredFromRecord.remove($0.0.id) != nil }
-        let resync = Set(replayed.filter { $0.1.acknowledgement?.apply != nil }.map(\.0.plugin))
+        let resync = Set(accepted.filter { answeredFromRecord.remove($0.0.id) != nil }.map(\.0.plugin))
         let results: [(any Error)?]
         var next: [QueuedOperation]?
         do {
