@@ -64,6 +64,19 @@ import Testing
         #expect(verdict.violations == [])
     }
 
+    /// diverged: a conflict answered from the remote's record (412, the document deleted
+    /// then) let the deletion win on a device, though another device had put it back since.
+    @Test func aReplayedConflictDoesNotHideWhatWasPutBackSince() async {
+        let verdict = await Self.run(
+            [
+                "act 0 notes delete d 0", "act 1 notes put d 598", "sync 1", "sync 2", "act 2 notes put d 140",
+                "sync 0", "fault 2 crash-after-apply", "act 0 notes put d 694", "sync 2",
+            ],
+            seed: 944
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// needs-person: a patch of a document deleted on the server (the put before it answered
     /// from its record) was refused with 404 for good instead of meeting the deletion.
     @Test func aPatchOfADeletedDocumentMeetsTheDeletion() async {

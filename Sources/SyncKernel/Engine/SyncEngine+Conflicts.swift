@@ -40,7 +40,11 @@ extension SyncEngine {
         )
         // Merged field by field with no field changed on both sides: no conflict at all.
         let clean = fields?.conflicts.isEmpty ?? false
+        // A conflict answered from the remote's record of an earlier attempt shows the remote
+        // as it was then: the plugin's feed is pulled again from the start.
+        let replayed = answeredFromRecord.remove(operation.id) != nil
         try await writeEvenIfCancelled { db in
+            if replayed { try SyncCursors.reset(plugin: operation.plugin, in: db) }
             try outcome.apply(
                 to: operation,
                 report: report,

@@ -86,13 +86,14 @@ extension SyncEngine {
         guard let context = runtime.context(for: operation.plugin)?.sending(operation, through: transport) else {
             return .failure(FerryError(.plugin, "the \(operation.plugin) plugin has no context"))
         }
+        let result: Result<SendOutcome, any Error>
         do {
-            let outcome = try await plugin.send(operation, context: context)
-            if context.transport.keys?.answeredFromRecord == true { answeredFromRecord.insert(operation.id) }
-            return .success(outcome)
+            result = .success(try await plugin.send(operation, context: context))
         } catch {
-            return .failure(error)
+            result = .failure(error)
         }
+        if context.transport.keys?.answeredFromRecord == true { answeredFromRecord.insert(operation.id) }
+        return result
     }
 
     /// The accepted operation and its outcome, or nil once a failure is recorded.
