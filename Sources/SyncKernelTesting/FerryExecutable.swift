@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,9 @@ import Darwin
 /// a test that serves the process from the same test process (a FerryServer started in
 /// the test) would otherwise starve the server while it waits.
 public struct FerryExecutable: Sendable {
+    /// Serialises child launches (see `start`).
+    private static let launching = Mutex(())
+
     /// What a finished run printed and how it ended.
     public struct Result: Sendable {
         public let status: Int32
@@ -171,7 +175,9 @@ public struct FerryExecutable: Sendable {
         process.standardInput = Self.attach(standardInput, pipe: stdin)
         process.standardOutput = Self.attach(standardOutput, pipe: running.stdout)
         process.standardError = Self.attach(standardError, pipe: running.stderr)
-        try process.run()
+        // One launch at a time: Foundation's `Process.run()` on Linux crashed (in a memcpy
+        // of the launch's arguments) when tests launched children from several threads at once.
+        try Self.launching.withLock { _ in try process.run() }
         if case .pipe = standardInput, let input {
             stdin.fileHandleForWriting.write(Data((input.hasSuffix("\n") ? input : input + "\n").utf8))
         }
