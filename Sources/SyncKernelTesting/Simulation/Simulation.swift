@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SyncKernel
 
 /// A deterministic simulation of devices syncing with a server through faults: from one
