@@ -86,7 +86,9 @@ struct LocalWriteScenario {
                 unit: "µs",
                 ferry: ferry.p50,
                 baseline: raw.p50,
-                baselineName: "raw C"
+                baselineName: "raw C",
+                target: inBursts ? nil : "ratio <= 1.3",
+                met: inBursts || smoke ? nil : ferry.p50 / raw.p50 <= 1.3
             )
         )
         report.add(

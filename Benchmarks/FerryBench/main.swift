@@ -85,7 +85,7 @@ do {
     if options.wants("local") {
         let scenario = LocalWriteScenario(harness: harness, report: report, smoke: smoke)
         for size in options.sizes { try await scenario.run(size: size, durability: .normal) }
-        for size in options.sizes where size <= 100_000 { try await scenario.run(size: size, durability: .full) }
+        for size in options.sizes { try await scenario.run(size: size, durability: .full) }
     }
     if options.wants("bursts"), let largest = options.sizes.max() {
         let scenario = LocalWriteScenario(harness: harness, report: report, smoke: smoke)
