@@ -89,4 +89,57 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// not-drained: a write made while the device's clock ran two hours ahead waited, once
+    /// the clock was put right, until the clock came round again: it was due at its
+    /// creation time rather than at once.
+    @Test func aWriteMadeBeforeTheClockWasSetBackGoesAtOnce() async {
+        let verdict = await Self.run(["skew 1 7023", "act 1 recipes unsave demo-shakshuka", "skew 1 -6110"], seed: 735)
+        #expect(verdict.violations == [])
+    }
+
+    /// diverged: a save cancelled an unsent unsave after a pull had brought another device's
+    /// unsave: nothing was sent, and the device showed the recipe saved, the server unsaved.
+    @Test func aWriteIsNotCancelledAgainstAStateThePullReplaced() async {
+        let verdict = await Self.run(
+            [
+                "act 2 recipes toggle demo-shakshuka", "sync 2", "act 1 recipes toggle demo-shakshuka",
+                "skew 1 -6833", "sync 1", "act 1 recipes save demo-shakshuka",
+            ],
+            seed: 911
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// lost-write: a put queued behind the same device's patch was sent with the version both
+    /// were made on; the remote answered 412 (its version was the patch's), and last write
+    /// wins compared the put's creation with the patch's arrival: the put was lost.
+    @Test func aDevicesLaterWriteIsMadeOnItsEarlierOnesAnswer() async {
+        let verdict = await Self.run(
+            [
+                "act 0 notes put d 97", "sync 0", "act 0 notes patch d 174", "wait 30",
+                "act 0 notes put d 494", "wait 60", "sync 0",
+            ],
+            seed: 404
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// needs-person: the disk filled up while an answer was recorded; SQLite rolled the whole
+    /// transaction back, the next acknowledgement's savepoint committed by itself, and the
+    /// final commit failed ("no transaction is active"): a storage error, not a full disk,
+    /// so the writes became dead letters.
+    @Test func aDiskThatFillsWhileAnswersAreRecordedLosesNothingAndStopsNothing() async {
+        let verdict = await Self.run(
+            [
+                "act 1 notes put d 281", "sync 1", "act 1 notes delete d 0", "act 1 notes delete d 0",
+                "act 1 recipes toggle demo-dal", "act 1 notes put a 752", "act 1 notes delete d 0",
+                "act 1 notes put c 670", "act 1 notes patch a 100", "act 1 notes put b 588",
+                "act 1 recipes save demo-pancakes", "act 1 notes patch c 973", "act 1 notes put a 267",
+                "disk 1 full", "sync 1",
+            ],
+            seed: 375
+        )
+        #expect(verdict.violations == [])
+    }
 }

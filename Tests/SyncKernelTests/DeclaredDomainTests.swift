@@ -88,6 +88,30 @@ struct DeclaredDomainTests {
         }
     }
 
+    @Test func aLaterWriteGoesOnTheAnswerToTheEarlierOneNotIntoAConflictWithIt() async throws {
+        try await TestPluginServer.with { server, url in
+            let yaml = """
+                domains:
+                  notes:
+                    operations:
+                      put: {method: PUT, path: "/items/{entity}", coalesce: keep_all}
+                    conflict: server_wins
+                """
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [])
+            for value in ["1", "2", "3"] {
+                _ = try await test.runtime.submitDeclared(
+                    domain: "notes", kind: "put", entity: "a", body: Data(#"{"value":"\#(value)"}"#.utf8)
+                )
+                if value == "1" { #expect(try await test.runOnce().sent == 1) }
+            }
+            // Both made on version 1; the second is made on top of the first, so it goes with
+            // the version the first's answer gave, and no conflict loses it.
+            #expect(try await test.runOnce().sent == 2)
+            #expect(server.item("a")?.value == "3")
+            #expect(try await test.operations().isEmpty)
+        }
+    }
+
     @Test func declaredCoalescingCancelsAnUnsentPair() async throws {
         try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])

@@ -104,6 +104,33 @@ struct OutboxTests {
         #expect(try operations(store).map(\.kind) == ["save", "unsave"])
     }
 
+    @Test func anOperationMadeOnAStateAPullReplacedIsNeverCoalesced() throws {
+        let (store, outbox) = try makeStore()
+        _ = try enqueue(outbox, store, "save", "r1")
+        try store.writer.write { db in
+            let unsent = try Outbox.unsentOperations(plugin: "items", entity: "r1", in: db)
+            try Rebase.reapply(unsent, through: nil, from: .elsewhere, in: db)
+        }
+        #expect(try enqueue(outbox, store, "unsave", "r1") != .cancelled)
+        #expect(try operations(store).map(\.kind) == ["save", "unsave"])
+    }
+
+    @Test func anOperationMadeOnTheAnswerToAnEarlierOneStillCoalesces() throws {
+        let (store, outbox) = try makeStore()
+        _ = try enqueue(outbox, store, "save", "r1")
+        try store.writer.write { db in
+            let unsent = try Outbox.unsentOperations(plugin: "items", entity: "r1", in: db)
+            try Rebase.reapply(unsent, through: nil, from: .ownWrite, in: db)
+        }
+        #expect(try enqueue(outbox, store, "unsave", "r1") == .cancelled)
+    }
+
+    @Test func anOperationIsStoredDueAtOnceWhateverTheClockSays() throws {
+        let (store, outbox) = try makeStore()
+        _ = try enqueue(outbox, store, "put", "a")
+        #expect(try operations(store)[0].nextAttemptAt == Date(timeIntervalSince1970: OutboxQueries.dueAtOnce))
+    }
+
     @Test func keepAllSendsEveryOperation() throws {
         let (store, outbox) = try makeStore()
         _ = try enqueue(outbox, store, "create", "a")

@@ -202,7 +202,8 @@ struct OperationView: Encodable {
         self.why = why
         attempts = operation.attempts
         createdAt = operation.createdAt
-        nextAttemptAt = operation.nextAttemptAt
+        // An operation due at once is stored due at the epoch (`OutboxQueries.dueAtOnce`).
+        nextAttemptAt = max(operation.nextAttemptAt, operation.createdAt)
         lastError = operation.lastError
     }
 }

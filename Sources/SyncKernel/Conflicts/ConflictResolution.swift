@@ -102,7 +102,7 @@ enum ConflictOutcome: Sendable {
         case .remote:
             try plugin.adoptRemote(report, in: db)
             try OutboxQueries.delete(operation.sequence, in: db)
-            try Rebase.entity(operation.entity, of: plugin, in: db)
+            try Rebase.entity(operation.entity, of: plugin, from: .elsewhere, in: db)
         case .local, .merged:
             let attempts = operation.attempts + 1
             if attempts >= maxAttempts {
@@ -126,7 +126,7 @@ enum ConflictOutcome: Sendable {
                     in: db
                 )
                 try plugin.adoptRemote(report, in: db)
-                try Rebase.entity(operation.entity, of: plugin, in: db)
+                try Rebase.entity(operation.entity, of: plugin, from: .elsewhere, in: db)
             } else {
                 try OutboxQueries.resend(operation.sequence, force: true, attempts: attempts, now: now, in: db)
             }

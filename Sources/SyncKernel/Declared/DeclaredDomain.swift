@@ -79,7 +79,9 @@ public struct DeclaredDomain: SyncPlugin {
         }
         try Self.checkAnswer(response.body, entity: operation.entity, request: "\(method) \(request.path)")
         let body = response.body
-        return .delivered { db in try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db) }
+        return .delivered(remote: body) { db in
+            try DeclaredEntities.upsert(domain: domain, entity: entity, body: body, in: db)
+        }
     }
 
     /// Follows the declared feed; the kernel puts a document's unsent operations on top of

@@ -138,20 +138,20 @@ extension SyncEngine {
         var next: [QueuedOperation]?
         do {
             let written = try await writeEvenIfCancelled { db in
-                let results = accepted.map { operation, outcome -> (any Error)? in
-                    do {
-                        try db.withSavepoint {
-                            try Self.apply(outcome, of: operation, plugin: plugin, now: now, in: db)
-                        }
-                        return nil
-                    } catch {
-                        return error
+                let results = try accepted.map { operation, outcome -> (any Error)? in
+                    let applied = try db.attemptInSavepoint {
+                        try Self.apply(outcome, of: operation, plugin: plugin, now: now, in: db)
                     }
+                    if case .failure(let error) = applied { return error }
+                    return nil
                 }
                 for plugin in resync { try SyncCursors.reset(plugin: plugin, in: db) }
                 // After the deletions: an entity's next operation, made pending by them, may go.
                 // A lease that fails leaves the acknowledgements alone; the drain leases again.
-                let lease = terms.flatMap { terms in try? db.withSavepoint { try terms.lease(slots: 1, in: db) } }
+                let lease = try terms.flatMap { terms in
+                    let leased = try db.attemptInSavepoint { try terms.lease(slots: 1, in: db) }
+                    return try? leased.get()
+                }
                 return (results, lease)
             }
             results = written.0
@@ -203,10 +203,13 @@ extension SyncEngine {
             try plugin.remap(localID: operation.entity, to: remoteID, in: db)
             entity = remoteID
         }
+        if let remote = acknowledgement.remote {
+            try OutboxQueries.setBase(remote, plugin: operation.plugin, entity: entity, in: db)
+        }
         // The answer may have stored the remote's entity over the local row: the entity's
         // later writes go on top again.
         if acknowledgement.apply != nil || entity != operation.entity {
-            try Rebase.entity(entity, of: plugin, in: db)
+            try Rebase.entity(entity, of: plugin, from: .ownWrite, in: db)
         }
     }
 
@@ -223,7 +226,8 @@ extension SyncEngine {
             try? await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
                     operation.sequence,
-                    at: now,
+                    after: 0,
+                    now: now,
                     attempts: operation.attempts,
                     waitingFor: nil,
                     error: nil,
@@ -288,7 +292,8 @@ extension SyncEngine {
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
                     operation.sequence,
-                    at: at,
+                    after: at.timeIntervalSince(now),
+                    now: now,
                     attempts: attempts,
                     waitingFor: .retry,
                     error: reason,
@@ -314,7 +319,8 @@ extension SyncEngine {
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
                     operation.sequence,
-                    at: recheckAt,
+                    after: recheckAt.timeIntervalSince(now),
+                    now: now,
                     attempts: operation.attempts,
                     waitingFor: .connectivity,
                     error: reason,
@@ -326,7 +332,8 @@ extension SyncEngine {
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
                     operation.sequence,
-                    at: now,
+                    after: 0,
+                    now: now,
                     attempts: operation.attempts,
                     waitingFor: .login,
                     error: reason,
@@ -339,9 +346,7 @@ extension SyncEngine {
             let reason = try await writeEvenIfCancelled { db -> String in
                 var reason = reason
                 if let alongside {
-                    do {
-                        try db.withSavepoint { try alongside(db) }
-                    } catch {
+                    if case .failure(let error) = try db.attemptInSavepoint({ try alongside(db) }) {
                         reason += " (recording what goes with it failed: \(error))"
                     }
                 }
@@ -358,7 +363,8 @@ extension SyncEngine {
             try await writeEvenIfCancelled { db in
                 try OutboxQueries.reschedule(
                     operation.sequence,
-                    at: now.addingTimeInterval(10 * 365 * 86_400),
+                    after: 10 * 365 * 86_400,
+                    now: now,
                     attempts: operation.attempts,
                     waitingFor: .configuration,
                     error: reason,
@@ -374,7 +380,7 @@ extension SyncEngine {
                 guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else {
                     return false
                 }
-                try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, now: now, in: db)
+                try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, in: db)
                 return true
             }
             if !parked {

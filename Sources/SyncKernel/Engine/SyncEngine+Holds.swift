@@ -10,16 +10,16 @@ extension SyncEngine {
     /// or it refreshed. The held operations become due at once.
     func releaseHolds() async throws {
         let now = runtime.clock.now()
-        guard now >= nextHoldCheck else { return }
+        guard nextHoldCheck.hasCome(at: now) else { return }
         let held = try await runtime.store.read { db in try PluginState.held(in: db) }
         guard !held.isEmpty else { return }
-        nextHoldCheck = now.addingTimeInterval(Self.holdRecheck)
+        nextHoldCheck.restart(from: now, after: Self.holdRecheck)
         guard let token = await runtime.credentials.accessToken() else { return }
         let fingerprint = CredentialFingerprint.of(token)
         let released = held.filter { $0.value != fingerprint }.keys.sorted()
         guard !released.isEmpty else { return }
-        try await runtime.store.write { db in try PluginState.resumeAfterLogin(released, now: now, in: db) }
-        nextHoldCheck = .distantPast
+        try await runtime.store.write { db in try PluginState.resumeAfterLogin(released, in: db) }
+        nextHoldCheck.reset()
         for plugin in released {
             runtime.logger.info("\(plugin): signed in again; sending the operations held for a login")
             runtime.events.emit(.resumedAfterLogin(plugin: plugin))

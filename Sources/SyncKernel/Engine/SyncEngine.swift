@@ -17,17 +17,17 @@ public actor SyncEngine: Service {
     var unbatched: Set<String> = []
     var summary = RunSummary()
     var lastConnectivity: ConnectivityState?
-    var nextPull: [String: Date] = [:]
+    var nextPull: [String: Deadline] = [:]
     /// Requests in a row that got no answer; the next one waits longer (`RetryDecision`).
     var unanswered = 0
     /// When the engine next asks the credential provider whether a held queue can resume.
-    var nextHoldCheck = Date.distantPast
+    var nextHoldCheck = Deadline()
     /// The account the local data was last seen to belong to.
     var dataAccount: String?
     /// When the engine next looks for leases left behind by another runner.
-    var nextReclaim = Date.distantPast
+    var nextReclaim = Deadline()
     /// While work waits for connectivity: when the next probe goes, and the wait after it.
-    var nextProbe = Date.distantPast
+    var nextProbe = Deadline()
     var probeDelay = SyncEngine.firstProbeDelay
     /// The network overrides the last look at them found; each lease checks them again in
     /// its own write (`LeaseTerms`).
@@ -52,6 +52,7 @@ public actor SyncEngine: Service {
         let downloads = Mutex(TransferTally())
         try await runtime.events.observing({ event in downloads.withLock { _ = $0.record(event) } }) {
             try await reclaimAbandonedLeases()
+            try await restartWaitsIfTheClockWentBack()
             try await followSignedInAccount()
             try await releaseHolds()
             let state = await refreshConnectivity()
@@ -121,22 +122,33 @@ public actor SyncEngine: Service {
     func probeSoonerWhileWorkWaits() async throws {
         guard lastConnectivity?.reachable == false else {
             probeDelay = Self.firstProbeDelay
-            nextProbe = .distantPast
+            nextProbe.reset()
             return
         }
         let now = runtime.clock.now()
-        guard now >= nextProbe, try await nextDueTime(after: nil) != nil else { return }
+        guard nextProbe.hasCome(at: now), try await nextDueTime(after: nil) != nil else { return }
         await runtime.connectivity.reportUnreachable()
-        nextProbe = now.addingTimeInterval(probeDelay)
+        nextProbe.restart(from: now, after: probeDelay)
         probeDelay = min(probeDelay * 2, runtime.configuration.kernel.network.probeInterval.value)
     }
 
     /// Reclaims abandoned leases every `reclaimInterval`.
     func reclaimWhenDue() async throws {
         let now = runtime.clock.now()
-        guard now >= nextReclaim else { return }
-        nextReclaim = now.addingTimeInterval(Self.reclaimInterval)
+        guard nextReclaim.hasCome(at: now) else { return }
+        nextReclaim.restart(from: now, after: Self.reclaimInterval)
         try await reclaimAbandonedLeases()
+        try await restartWaitsIfTheClockWentBack()
+    }
+
+    /// Backoffs started at a time the clock has not reached (it was set back since) start
+    /// again from now, keeping their length. Looks first, and writes only when one did.
+    func restartWaitsIfTheClockWentBack() async throws {
+        let now = runtime.clock.now()
+        guard try await runtime.store.read({ db in try OutboxQueries.hasWaitsFromTheFuture(now: now, in: db) })
+        else { return }
+        runtime.logger.info("the clock was set back; operations waiting for a retry wait from now")
+        try await runtime.store.write { db in try OutboxQueries.restartWaitsFromTheFuture(now: now, in: db) }
     }
 
     /// Checks connectivity; regaining it cuts backoffs short.
@@ -271,8 +283,8 @@ public actor SyncEngine: Service {
             let configured =
                 runtime.configuration.plugins[name]?.kernel.pullEvery ?? runtime.configuration.domains[name]?.pullEvery
             let interval = configured?.value ?? every
-            guard nextPull[name].map({ $0 <= now }) ?? true else { continue }
-            nextPull[name] = now.addingTimeInterval(interval)
+            guard nextPull[name, default: Deadline()].hasCome(at: now) else { continue }
+            nextPull[name, default: Deadline()].restart(from: now, after: interval)
             await pull(plugin)
         }
     }

@@ -3,6 +3,10 @@ import GRDB
 
 /// The outbox's SQL, each statement written for the index that serves it.
 enum OutboxQueries {
+    /// `next_attempt_at` of an operation due at once: never the clock's time, which a clock
+    /// set back would turn into a wait until the clock came round again.
+    static let dueAtOnce: Double = 0
+
     /// The entity's last operation. Most writes find none: asking for its sequence number
     /// first spares them decoding a row, whose column table GRDB builds for every `SELECT *`
     /// (a tenth of a local write's own cost).
@@ -16,6 +20,27 @@ enum OutboxQueries {
             )
         else { return nil }
         return try operation(sequence: sequence, in: db)
+    }
+
+    /// Makes `base` the base of the entity's unsent operations: the remote's answer to the
+    /// write they were made on top of.
+    static func setBase(_ base: Data, plugin: String, entity: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE kernel_operations SET base = ?
+                WHERE plugin = ? AND entity = ? AND state IN ('pending', 'queued')
+                """,
+            arguments: [base, plugin, entity]
+        )
+    }
+
+    /// Marks operations as never to be folded into (see `QueuedOperation.dispatched`).
+    static func seal(_ sequences: [Int64], in db: Database) throws {
+        guard !sequences.isEmpty else { return }
+        try db.execute(
+            sql: "UPDATE kernel_operations SET dispatched = 1 WHERE seq IN (\(databaseQuestionMarks(count: sequences.count)))",
+            arguments: StatementArguments(sequences)
+        )
     }
 
     static func hasOperations(plugin: String, entity: String, in db: Database) throws -> Bool {
@@ -45,7 +70,7 @@ enum OutboxQueries {
                 """
         ).execute(arguments: [
             id.lowercasedString, operation.plugin, operation.kind, operation.entity, operation.payload,
-            operation.base, now.timeIntervalSince1970, now.timeIntervalSince1970, state.rawValue,
+            operation.base, now.timeIntervalSince1970, dueAtOnce, state.rawValue,
             requiresUnmetered, account,
         ])
     }
@@ -134,7 +159,34 @@ enum OutboxQueries {
                 UPDATE kernel_operations SET next_attempt_at = ?
                 WHERE state = 'pending' AND next_attempt_at > ? AND waiting_for IN ('connectivity', 'retry')
                 """,
-            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970]
+            arguments: [dueAtOnce, now.timeIntervalSince1970]
+        )
+    }
+
+    /// Whether an operation waits from a time after `now`: the clock was set back since.
+    static func hasWaitsFromTheFuture(now: Date, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (
+                        SELECT 1 FROM kernel_operations
+                        WHERE scheduled_at > ?2 AND state = 'pending' AND next_attempt_at > ?1)
+                    """
+            ),
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970 + 1]
+        ) ?? false
+    }
+
+    /// Starts again from `now` every wait that started after it (the clock was set back
+    /// since), keeping its length: a backoff of 30 s stays 30 s, however far the clock went.
+    static func restartWaitsFromTheFuture(now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE kernel_operations
+                SET next_attempt_at = ?1 + (next_attempt_at - scheduled_at), scheduled_at = ?1
+                WHERE scheduled_at > ?2 AND state = 'pending' AND next_attempt_at > ?1
+                """,
+            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970 + 1]
         )
     }
 
@@ -172,7 +224,7 @@ enum OutboxQueries {
     }
 
     /// Puts a leased operation back in line to go once `entity` has no operation left.
-    static func wait(_ sequence: Int64, for entity: String, reason: String, now: Date, in db: Database) throws {
+    static func wait(_ sequence: Int64, for entity: String, reason: String, in db: Database) throws {
         try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations
@@ -180,26 +232,33 @@ enum OutboxQueries {
                     lease_owner = NULL, lease_until = NULL
                 WHERE seq = ?
                 """
-        ).execute(arguments: [now.timeIntervalSince1970, entity, reason, sequence])
+        ).execute(arguments: [dueAtOnce, entity, reason, sequence])
     }
 
-    /// Puts a leased operation back in line, due at `at`.
+    /// Puts a leased operation back in line, due `delay` seconds after `now` (at once when
+    /// `delay` is 0). The wait's start is kept, so that a clock set back later does not
+    /// lengthen it (`restartWaitsFromTheFuture`).
     static func reschedule(
         _ sequence: Int64,
-        at: Date,
+        after delay: TimeInterval,
+        now: Date,
         attempts: Int,
         waitingFor: WaitingFor?,
         error: String?,
         in db: Database
     ) throws {
+        let waits = delay > 0
         try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations
-                SET state = 'pending', next_attempt_at = ?, attempts = ?, waiting_for = ?, last_error = ?,
-                    lease_owner = NULL, lease_until = NULL
+                SET state = 'pending', next_attempt_at = ?, scheduled_at = ?, attempts = ?, waiting_for = ?,
+                    last_error = ?, lease_owner = NULL, lease_until = NULL
                 WHERE seq = ?
                 """
-        ).execute(arguments: [at.timeIntervalSince1970, attempts, waitingFor?.rawValue, error, sequence])
+        ).execute(arguments: [
+            waits ? now.timeIntervalSince1970 + delay : dueAtOnce, waits ? now.timeIntervalSince1970 : nil,
+            attempts, waitingFor?.rawValue, error, sequence,
+        ])
     }
 
     static func settle(
@@ -251,8 +310,7 @@ extension OutboxQueries {
                 WHERE seq = ?
                 """,
             arguments: [
-                UUID.timeOrdered(at: now).lowercasedString, payload, base, force, attempts,
-                now.timeIntervalSince1970, sequence,
+                UUID.timeOrdered(at: now).lowercasedString, payload, base, force, attempts, dueAtOnce, sequence,
             ]
         )
     }

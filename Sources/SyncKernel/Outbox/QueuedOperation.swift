@@ -36,7 +36,9 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var leaseUntil: Date?
     /// Why the last attempt failed, or what it waits for, as a person reads it.
     public var lastError: String?
-    /// True once the operation has been handed to the transport: it can no longer be coalesced.
+    /// True once the operation has been handed to the transport, or the remote's state under
+    /// it came from elsewhere (a pull, a conflict the remote won): a newer write is no longer
+    /// folded into it.
     public var dispatched: Bool
     /// Send without a precondition: set when a conflict was resolved in favour of this write.
     public var force: Bool

@@ -19,9 +19,11 @@ public typealias LocalChange = @Sendable (Database) throws -> Void
 /// ```
 public enum SendOutcome: Sendable {
     /// The remote did what the operation asked. `remoteID` is the id it gave an entity
-    /// created with a local id (the kernel remaps it); `apply` records the answer (the
+    /// created with a local id (the kernel remaps it); `remote` is the entity as the answer
+    /// gave it, which becomes the base (`QueuedOperation.base`, its `If-Match`) of the
+    /// entity's later writes, made on top of this one; `apply` records the answer (the
     /// remote's new version) in the transaction that removes the operation from the outbox.
-    case delivered(remoteID: String? = nil, apply: LocalChange? = nil)
+    case delivered(remoteID: String? = nil, remote: Data? = nil, apply: LocalChange? = nil)
     /// The remote had already done it (a delete of something already gone, an add the list
     /// already holds): acknowledged like `delivered`, and the reason is logged.
     case alreadyDone(reason: String, remoteID: String? = nil, apply: LocalChange? = nil)
@@ -50,11 +52,14 @@ public enum SendOutcome: Sendable {
     /// The id the remote gave the entity, for `delivered` and `alreadyDone`; nil otherwise.
     public var remoteID: String? { acknowledgement?.remoteID }
 
-    /// The remote id and the local change of an acknowledged outcome; nil for the others.
-    var acknowledgement: (remoteID: String?, apply: LocalChange?)? {
+    /// The remote id, the remote's entity and the local change of an acknowledged outcome;
+    /// nil for the others.
+    var acknowledgement: (remoteID: String?, remote: Data?, apply: LocalChange?)? {
         switch self {
-        case .delivered(let remoteID, let apply), .alreadyDone(_, let remoteID, let apply):
-            return (remoteID, apply)
+        case .delivered(let remoteID, let remote, let apply):
+            return (remoteID, remote, apply)
+        case .alreadyDone(_, let remoteID, let apply):
+            return (remoteID, nil, apply)
         case .waitsFor, .needsPerson, .needsConfiguration, .conflict:
             return nil
         }

@@ -129,7 +129,7 @@ extension PluginContext {
             let unsent = pending[change.id] ?? []
             var outcome = try apply(FeedChange(id: change.id, entity: change.entity, pending: unsent), db)
             if !unsent.isEmpty, outcome != .skipped {
-                if let plugin { try Rebase.reapply(unsent, through: plugin, in: db) }
+                try Rebase.reapply(unsent, through: plugin, from: .elsewhere, in: db)
                 outcome = .rebased
             }
             summary.count(outcome)

@@ -11,8 +11,7 @@ extension FerryRuntime {
     /// A running engine also releases a hold by itself once the credential provider has a
     /// credential other than the refused one.
     public func resumeAfterLogin() async throws {
-        let now = clock.now()
-        try await store.write { db in try PluginState.resumeAfterLogin(now: now, in: db) }
+        try await store.write { db in try PluginState.resumeAfterLogin(in: db) }
     }
 }
 

@@ -5,7 +5,6 @@ extension FerryRuntime {
     /// Sends a dead (or waiting) operation again now, with its attempts reset. An operation
     /// in another state (in flight, queued behind another, in a conflict) is left as it is.
     public func retry(_ operation: QueuedOperation) async throws {
-        let now = clock.now()
         try await store.write { db in
             try db.execute(
                 sql: """
@@ -13,7 +12,7 @@ extension FerryRuntime {
                     SET state = 'pending', attempts = 0, next_attempt_at = ?, waiting_for = NULL, last_error = NULL
                     WHERE seq = ? AND state IN ('dead', 'pending')
                     """,
-                arguments: [now.timeIntervalSince1970, operation.sequence]
+                arguments: [OutboxQueries.dueAtOnce, operation.sequence]
             )
         }
     }
@@ -27,7 +26,6 @@ extension FerryRuntime {
     /// its attempts reset and its wait (backoff, connectivity) forgotten; returns how many.
     /// Operations held for a login stay held until a login.
     public func retryAll(plugin: String? = nil, states: Set<OperationState> = [.dead, .pending]) async throws -> Int {
-        let now = clock.now()
         let states = states.intersection([.dead, .pending]).map(\.rawValue)
         guard !states.isEmpty else { return 0 }
         return try await store.write { db in
@@ -37,7 +35,7 @@ extension FerryRuntime {
                     waiting_for = CASE WHEN waiting_for = 'login' THEN 'login' ELSE NULL END
                 WHERE state IN (\(databaseQuestionMarks(count: states.count)))
                 """
-            var arguments: StatementArguments = [now.timeIntervalSince1970]
+            var arguments: StatementArguments = [OutboxQueries.dueAtOnce]
             arguments += StatementArguments(states)
             if let plugin {
                 sql += " AND plugin = ?"

@@ -260,9 +260,8 @@ public final class FerryRuntime: Sendable {
         let current = Dictionary(uniqueKeysWithValues: registry.names.map { ($0, configuration.fingerprint(of: $0)) })
         guard holds.contains(where: { plugin, fingerprint in current[plugin].map { $0 != fingerprint } ?? false })
         else { return }
-        let now = clock.now()
         let released = try await store.write { db in
-            try PluginState.releaseConfigurationHolds(current: current, now: now, in: db)
+            try PluginState.releaseConfigurationHolds(current: current, in: db)
         }
         for plugin in released {
             logger.info("\(plugin): its configuration changed; the operations that waited for it go again")

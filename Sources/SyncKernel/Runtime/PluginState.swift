@@ -46,11 +46,7 @@ public enum PluginState {
     /// Makes the operations that waited for a configuration change due now, for each plugin
     /// whose configuration is no longer the one they waited with; returns the plugins whose
     /// operations went again.
-    static func releaseConfigurationHolds(
-        current: [String: String],
-        now: Date,
-        in db: Database
-    ) throws -> [String] {
+    static func releaseConfigurationHolds(current: [String: String], in db: Database) throws -> [String] {
         var released: [String] = []
         for row in try Row.fetchAll(
             db,
@@ -63,7 +59,7 @@ public enum PluginState {
                     UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
                     WHERE plugin = ? AND state = 'pending' AND waiting_for = 'configuration'
                     """,
-                arguments: [now.timeIntervalSince1970, plugin]
+                arguments: [OutboxQueries.dueAtOnce, plugin]
             )
             if db.changesCount > 0 { released.append(plugin) }
             try db.execute(sql: "UPDATE kernel_plugin_state SET configuration_hold = NULL WHERE plugin = ?", arguments: [plugin])
@@ -85,7 +81,7 @@ public enum PluginState {
 
     /// Releases the queues of `plugins` (every held queue when nil) and makes their
     /// operations that waited for a login due now.
-    static func resumeAfterLogin(_ plugins: [String]? = nil, now: Date, in db: Database) throws {
+    static func resumeAfterLogin(_ plugins: [String]? = nil, in db: Database) throws {
         for plugin in try plugins ?? Array(held(in: db).keys) {
             try db.execute(
                 sql:
@@ -97,7 +93,7 @@ public enum PluginState {
                     UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
                     WHERE state = 'pending' AND waiting_for = 'login' AND plugin = ?
                     """,
-                arguments: [now.timeIntervalSince1970, plugin]
+                arguments: [OutboxQueries.dueAtOnce, plugin]
             )
         }
     }

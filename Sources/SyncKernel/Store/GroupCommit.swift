@@ -160,7 +160,10 @@ extension GroupCommit {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
         do {
             let succeeded = try body()
-            try db.cachedStatement(sql: succeeded ? "COMMIT" : "ROLLBACK").execute()
+            // A write that failed on a full disk may have made SQLite roll back already.
+            if succeeded || db.isInsideTransaction {
+                try db.cachedStatement(sql: succeeded ? "COMMIT" : "ROLLBACK").execute()
+            }
             return succeeded
         } catch {
             // A failed COMMIT (a full disk) may leave the transaction open.

@@ -5,8 +5,20 @@ enum KernelMigrations {
     static let all: [StoreMigration] = [
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
         TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
-        conflictFields, operationCountsByAccount, cursorLayouts,
+        conflictFields, operationCountsByAccount, cursorLayouts, scheduledAt,
     ]
+
+    /// When an operation's wait started (`OutboxQueries.reschedule`), so that a clock set back
+    /// does not lengthen it. Only waiting operations have one: the index stays small.
+    static let scheduledAt = StoreMigration("kernel.v3.scheduled_at") { db in
+        try db.execute(
+            sql: """
+                ALTER TABLE kernel_operations ADD COLUMN scheduled_at REAL;
+                CREATE INDEX kernel_operations_scheduled ON kernel_operations(scheduled_at)
+                    WHERE scheduled_at IS NOT NULL;
+                """
+        )
+    }
 
     static let outbox = StoreMigration("kernel.v1.outbox") { db in
         try db.execute(

@@ -4,6 +4,16 @@ import GRDB
 enum StoreFailure {
     static func map(_ error: any Error, doing action: String) -> any Error {
         if error is FerryError || error is CancellationError { return error }
+        if let rolledBack = error as? TransactionRolledBack {
+            guard rolledBack.cause is DatabaseError else {
+                return FerryError(
+                    .storageUnavailable,
+                    "could not \(action): SQLite rolled the transaction back (the disk is full or failing); nothing was lost, free some space and run the command again",
+                    underlying: error
+                )
+            }
+            return map(rolledBack.cause, doing: action)
+        }
         // Errors thrown by plugin code inside a transaction pass through untouched.
         guard let database = error as? DatabaseError else { return error }
         switch database.resultCode {
