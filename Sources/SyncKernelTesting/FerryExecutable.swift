@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -23,9 +22,6 @@ import Darwin
 /// a test that serves the process from the same test process (a FerryServer started in
 /// the test) would otherwise starve the server while it waits.
 public struct FerryExecutable: Sendable {
-    /// Serialises child launches (see `start`).
-    private static let launching = Mutex(())
-
     /// What a finished run printed and how it ended.
     public struct Result: Sendable {
         public let status: Int32
@@ -47,7 +43,7 @@ public struct FerryExecutable: Sendable {
 
     /// A process started with `start`.
     public struct Running: @unchecked Sendable {
-        public let process: Process
+        public let process: ChildProcess
         /// Its standard output, when it goes to a pipe; otherwise a pipe that is already at
         /// its end.
         public let stdout: Pipe
@@ -161,31 +157,37 @@ public struct FerryExecutable: Sendable {
         standardOutput: Stream = .pipe,
         standardError: Stream = .pipe
     ) throws -> Running {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "FERRY_CONFIG")
         env.merge(environment) { $1 }
         for (name, value) in extra { env[name] = value }
-        process.environment = env
         let stdin = Pipe()
-        let running = Running(process: process, stdout: Pipe(), stderr: Pipe())
-        process.standardInput = Self.attach(standardInput, pipe: stdin)
-        process.standardOutput = Self.attach(standardOutput, pipe: running.stdout)
-        process.standardError = Self.attach(standardError, pipe: running.stderr)
-        // One launch at a time: Foundation's `Process.run()` on Linux crashed (in a memcpy
-        // of the launch's arguments) when tests launched children from several threads at once.
-        try Self.launching.withLock { _ in try process.run() }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        // Foundation's `FileHandle.nullDevice` has no descriptor on Linux.
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { close(null) }
+        let process = try ChildProcess(
+            executable: url.path,
+            arguments: arguments,
+            environment: env,
+            directory: folder.path,
+            streams: [
+                Self.descriptor(standardInput, pipe: stdin.fileHandleForReading, null: null),
+                Self.descriptor(standardOutput, pipe: stdout.fileHandleForWriting, null: null),
+                Self.descriptor(standardError, pipe: stderr.fileHandleForWriting, null: null),
+            ]
+        )
+        // The child's ends are the child's: a pipe ends for its reader when the child exits
+        // (or at once, when the child does not write to it).
+        for end in [stdin.fileHandleForReading, stdout.fileHandleForWriting, stderr.fileHandleForWriting] {
+            try? end.close()
+        }
         if case .pipe = standardInput, let input {
             stdin.fileHandleForWriting.write(Data((input.hasSuffix("\n") ? input : input + "\n").utf8))
         }
         try? stdin.fileHandleForWriting.close()
-        // A pipe the child does not write to ends at once for whoever reads it.
-        if case .pipe = standardOutput {} else { try? running.stdout.fileHandleForWriting.close() }
-        if case .pipe = standardError {} else { try? running.stderr.fileHandleForWriting.close() }
-        return running
+        return Running(process: process, stdout: stdout, stderr: stderr)
     }
 
     /// Starts `ferry serve arguments...` in the background, its output discarded (nobody
@@ -195,12 +197,13 @@ public struct FerryExecutable: Sendable {
         try start(["serve"] + arguments, standardOutput: .discarded, standardError: .discarded)
     }
 
-    /// What goes to the child for `stream`.
-    private static func attach(_ stream: Stream, pipe: Pipe) -> Any {
+    /// The descriptor the child gets for `stream`: the child's end of its pipe, `/dev/null`
+    /// or the test's handle.
+    private static func descriptor(_ stream: Stream, pipe: FileHandle, null: Int32) -> Int32 {
         switch stream {
-        case .pipe: pipe
-        case .discarded: FileHandle.nullDevice
-        case .handle(let handle): handle
+        case .pipe: pipe.fileDescriptor
+        case .discarded: null
+        case .handle(let handle): handle.fileDescriptor
         }
     }
 
