@@ -66,7 +66,7 @@ public struct Simulation: Sendable {
         var events: [SimulationEvent] = []
         enum Kind { case act, sync, wait, network, fault, crash, restart, revoke, signIn, disk, skew }
         let kinds: [(Kind, Int)] =
-            [(.act, 40), (.sync, 25), (.wait, 10)]
+            [(.act, 40), (.sync, 25), (.wait, 14)]
             + (options.faults
                 ? [(.network, 8), (.fault, 10), (.crash, 2), (.restart, 1), (.revoke, 1), (.signIn, 1), (.disk, 1), (.skew, 1)]
                 : [])
@@ -78,10 +78,13 @@ public struct Simulation: Sendable {
                 events.append(.act(device: device, workload: workload.name, action: workload.draw(device: device, using: &random)))
             case .sync: events.append(.sync(device: device))
             case .wait:
+                // Mostly the seconds between a person's taps; now and then a device that
+                // sleeps overnight or stays away for days (refresh tokens last 30).
                 let seconds: Double = random.weighted([
-                    (Double(Int.random(in: 1...60, using: &random)), 70),
-                    (Double(Int.random(in: 60...3600, using: &random)), 22),
-                    (Double(Int.random(in: 3600...86400, using: &random)), 8),
+                    (Double(Int.random(in: 1...60, using: &random)), 60),
+                    (Double(Int.random(in: 60...3600, using: &random)), 23),
+                    (Double(Int.random(in: 3600...86400, using: &random)), 12),
+                    (Double(Int.random(in: 86400...259_200, using: &random)), 5),
                 ])
                 events.append(.wait(seconds: seconds))
             case .network:
