@@ -48,7 +48,7 @@ enum IdempotencyStore {
         response: APIResponse,
         now: Date
     ) throws {
-        let headers = String(decoding: (try? headersEncoder.encode(response.headers)) ?? Data("{}".utf8), as: UTF8.self)
+        let headers = String(decoding: JSON.object(response.headers.mapValues(JSON.string)).encoded(), as: UTF8.self)
         try db.execute(
             sql: """
                 INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
@@ -61,8 +61,7 @@ enum IdempotencyStore {
         )
     }
 
-    /// The coders of a record's headers, shared by every record.
-    private static let headersEncoder = JSONEncoder()
+    /// The decoder of a record's headers, shared by every record.
     private static let headersDecoder = JSONDecoder()
 
     /// What makes two requests "the same": method, path, query, acting member and body.

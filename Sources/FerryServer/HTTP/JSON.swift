@@ -104,23 +104,15 @@ extension JSON {
         }
     }
 
-    /// Compact JSON bytes with sorted keys, so equal values encode to equal bytes.
-    func encoded() -> Data {
-        (try? Self.encoder.encode(self)) ?? Data("null".utf8)
-    }
-
-    /// Parses JSON bytes; `nil` when they are not valid JSON.
-    static func decode(_ data: Data) -> JSON? {
-        try? decoder.decode(JSON.self, from: data)
-    }
-
-    /// One encoder for every value (it is safe to share; making one per value showed on every request).
-    private static let encoder = {
+    /// Foundation's encoder, whose bytes ``encoded()`` writes (it encodes the values the
+    /// writer does not take).
+    static let encoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-    private static let decoder = JSONDecoder()
+    /// Foundation's decoder, which ``decode(_:)`` leaves what its own parser does not take to.
+    static let decoder = JSONDecoder()
 }
 
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
