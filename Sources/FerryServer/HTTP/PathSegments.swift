@@ -7,8 +7,9 @@ enum PathSegments {
     static func check(_ path: String) throws(APIError) {
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard let decoded = decoded(raw) else { throw invalid(path, "undecodable percent escape") }
-            if decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\")
-                || decoded.contains("\u{0}")
+            // Byte by byte: `String.contains` with a string goes through Foundation's search.
+            if decoded == "." || decoded == ".."
+                || decoded.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 })
             {
                 throw invalid(path, "path segments may not be '.', '..' or contain slashes, backslashes or NUL")
             }

@@ -46,12 +46,16 @@ struct SQLiteEngine: StorageEngine {
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         if isInBatch {
             return try onHeldConnection { db in
-                var result: T?
-                try db.inSavepoint {
+                try Savepoint.write.begin(db)
+                let result: T
+                do {
                     result = try block(SQLiteSession(db: db))
-                    return .commit
+                } catch {
+                    try Savepoint.write.end(db, keep: false)
+                    throw error
                 }
-                return result!
+                try Savepoint.write.end(db, keep: true)
+                return result
             }
         }
         await gate.enterShared()
@@ -77,20 +81,16 @@ struct SQLiteEngine: StorageEngine {
     }
 
     func savepoint<T: Sendable>(_ body: () async throws -> T, keep: (T) -> Bool) async throws -> T {
-        try onHeldConnection { db in try db.execute(sql: "SAVEPOINT subrequest") }
+        try onHeldConnection { db in try Savepoint.subrequest.begin(db) }
         let result: T
         do {
             result = try await body()
         } catch {
-            try onHeldConnection { db in
-                try db.execute(sql: "ROLLBACK TO subrequest; RELEASE subrequest")
-            }
+            try onHeldConnection { db in try Savepoint.subrequest.end(db, keep: false) }
             throw error
         }
         let kept = keep(result)
-        try onHeldConnection { db in
-            try db.execute(sql: kept ? "RELEASE subrequest" : "ROLLBACK TO subrequest; RELEASE subrequest")
-        }
+        try onHeldConnection { db in try Savepoint.subrequest.end(db, keep: kept) }
         return result
     }
 
@@ -107,6 +107,33 @@ extension SQLiteEngine {
 
     /// Whether the current task runs inside this database's open batch transaction.
     private var isInBatch: Bool { BatchTransaction.current == ObjectIdentifier(gate) }
+}
+
+/// A savepoint of a batch's transaction, its statements prepared once per connection (GRDB's
+/// `inSavepoint` parses them on every call, which showed in every sub-request).
+private struct Savepoint {
+    static let subrequest = Savepoint("subrequest")
+    static let write = Savepoint("write")
+
+    private let start: String
+    private let release: String
+    private let rollback: String
+
+    private init(_ name: String) {
+        start = "SAVEPOINT \(name)"
+        release = "RELEASE \(name)"
+        rollback = "ROLLBACK TO \(name)"
+    }
+
+    func begin(_ db: Database) throws {
+        try db.cachedStatement(sql: start).execute()
+    }
+
+    /// Releases the savepoint, after rolling back to it unless `keep`.
+    func end(_ db: Database, keep: Bool) throws {
+        if !keep { try db.cachedStatement(sql: rollback).execute() }
+        try db.cachedStatement(sql: release).execute()
+    }
 }
 
 /// Marks the task of a batch whose transaction is open (by the database's identity): its

@@ -23,9 +23,10 @@ struct SQLiteSession: SQLSession {
 }
 
 extension SQLArguments {
-    /// The arguments as GRDB binds them.
+    /// The arguments as GRDB binds them. (GRDB's initializer for a sequence of one concrete
+    /// type builds a generic key path on every call; the one for optionals does not.)
     var statementArguments: StatementArguments {
-        StatementArguments(values.map(\.databaseValue))
+        StatementArguments(values.map { $0.databaseValue as (any DatabaseValueConvertible)? })
     }
 }
 
