@@ -15,12 +15,7 @@ struct DrainScenario {
 
     func run(count requested: Int) async throws {
         let count = smoke ? 40 : min(requested, 5000)
-        var configuration = FerryServerConfiguration(port: 0, seedDemo: true)
-        configuration.passwordHashCost = 4
-        var serverLogger = Logger(label: "bench.server")
-        serverLogger.logLevel = .error
-        configuration.logger = serverLogger
-        let server = try await FerryServer.start(configuration)
+        let server = try await FerryServer.start(Self.serverConfiguration(port: 0))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let token = try await login(client, base: server.baseURL)
@@ -180,6 +175,26 @@ struct DrainScenario {
         }
         try await client.shutdown()
         await server.stop()
+    }
+
+    /// The server every drain figure is measured against: in memory, the demo users (`demo` /
+    /// `demo-password`), cheap password hashing, errors-only logging.
+    static func serverConfiguration(port: Int) -> FerryServerConfiguration {
+        var configuration = FerryServerConfiguration(port: port, seedDemo: true)
+        configuration.passwordHashCost = 4
+        var serverLogger = Logger(label: "bench.server")
+        serverLogger.logLevel = .error
+        configuration.logger = serverLogger
+        return configuration
+    }
+
+    /// `ferry-bench --serve PORT`: that server alone, until the process is stopped, so that
+    /// another client (`Benchmarks/http-loop.py`) can drive it and its CPU time can be read
+    /// apart from the client's.
+    static func serve(port: Int) async throws -> Never {
+        let server = try await FerryServer.start(serverConfiguration(port: port))
+        print("serving \(server.baseURL) (pid \(getpid()))")
+        while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
     private func kernelDrain(

@@ -63,6 +63,10 @@ do {
         try WatchScenario.writer(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3]) ?? 1)
         exit(0)
     }
+    if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--serve" {
+        guard let port = Int(CommandLine.arguments[2]) else { throw BenchError("--serve needs a port") }
+        try await DrainScenario.serve(port: port)
+    }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let harness = try Harness()
     defer { harness.cleanUp() }
