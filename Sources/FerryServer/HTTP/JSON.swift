@@ -60,6 +60,8 @@ extension JSON {
         }
         set {
             guard case .object(var object) = self else { return }
+            // Let go of this value's reference first, or the dictionary is copied on every set.
+            self = .null
             object[key] = newValue
             self = .object(object)
         }
