@@ -60,7 +60,7 @@ extension JSON {
 
     /// A string in quotes: `"` and `\` escaped, `\b \f \n \r \t`, other control characters as
     /// `\u00xx` (lowercase hex); `/`, DEL and non-ASCII as they are.
-    static func writeString(_ string: String, to bytes: inout [UInt8]) {
+    private static func writeString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in

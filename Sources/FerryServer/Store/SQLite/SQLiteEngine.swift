@@ -51,7 +51,9 @@ struct SQLiteEngine: StorageEngine {
                 do {
                     result = try block(SQLiteSession(db: db))
                 } catch {
-                    try Savepoint.write.end(db, keep: false)
+                    // The block's error is the one to answer with, as with GRDB's `inSavepoint`
+                    // (after a disk-full error SQLite may have ended the transaction already).
+                    try? Savepoint.write.end(db, keep: false)
                     throw error
                 }
                 try Savepoint.write.end(db, keep: true)
