@@ -1,3 +1,4 @@
+import FerryServer
 import Foundation
 import GRDBSQLite
 
@@ -99,7 +100,12 @@ do {
         try await ConcurrentWritersScenario(harness: harness, report: report, smoke: smoke).run()
     }
     if options.wants("drain") {
-        try await DrainScenario(harness: harness, report: report, smoke: smoke).run(count: options.sizes.min() ?? 1000)
+        var scenario = DrainScenario(harness: harness, report: report, smoke: smoke)
+        try await scenario.run(count: options.sizes.min() ?? 1000)
+        if let url = ProcessInfo.processInfo.environment["FERRY_BENCH_POSTGRES_URL"], !url.isEmpty {
+            scenario.postgres = try PostgresLocation(url: url)
+            try await scenario.run(count: options.sizes.min() ?? 1000)
+        }
     }
     if options.wants("reads") {
         try await ReadsScenario(harness: harness, report: report, smoke: smoke).run()
