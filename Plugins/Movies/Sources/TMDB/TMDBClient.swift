@@ -49,9 +49,11 @@ struct TMDBClient: Sendable {
         do {
             return try response.decode(T.self)
         } catch {
+            // A page a proxy put in its place, or an answer cut short: the next attempt
+            // asks again, rather than leaving the movie for a person.
             throw FerryError(
-                .rejected,
-                "TMDB sent an answer to \(path) that could not be read: \(error)",
+                .remoteUnavailable,
+                "TMDB sent an answer to \(path) that could not be read (\(error)); it is asked again later",
                 underlying: error
             )
         }
