@@ -60,6 +60,26 @@ public struct AudioPlugin: SyncPlugin {
         guard let track, kept || ahead else {
             return .alreadyDone(reason: "\(partKey) is no longer kept on this device")
         }
+        do {
+            try await fetch(track, kept: kept, played: played, context: context)
+        } catch let error as FerryError where error.code == .storageUnavailable && !kept {
+            // Caching ahead helps; nobody asked for it: with no room beside the kept
+            // downloads, the track is no longer cached ahead rather than failing for good.
+            return .alreadyDone(reason: "no room to cache \(partKey) ahead: \(error.message)") { db in
+                _ = try Ownership.dropAhead(partKey, in: db)
+            }
+        }
+        // Removed while it downloaded: the next settle removes the file.
+        let stillWanted = try await context.store.read { db in
+            try Ownership.isKept(partKey, in: db) || Ownership.isAhead(partKey, in: db)
+        }
+        guard stillWanted else { return .alreadyDone(reason: "\(partKey) stopped being kept while it downloaded") }
+        return .delivered { db in try Ownership.fetched(partKey, in: db) }
+    }
+
+    /// Fetches `track` into the file cache: pinned when kept, on an unmetered link only.
+    private func fetch(_ track: AudioTrack, kept: Bool, played: Date?, context: PluginContext) async throws {
+        let partKey = track.partKey
         _ = try await files.fetch(
             TransferRequest(
                 key: partKey,
@@ -75,12 +95,6 @@ public struct AudioPlugin: SyncPlugin {
                 }
             )
         )
-        // Removed while it downloaded: the next settle removes the file.
-        let stillWanted = try await context.store.read { db in
-            try Ownership.isKept(partKey, in: db) || Ownership.isAhead(partKey, in: db)
-        }
-        guard stillWanted else { return .alreadyDone(reason: "\(partKey) stopped being kept while it downloaded") }
-        return .delivered { db in try Ownership.fetched(partKey, in: db) }
     }
 
     /// Pulls the albums and the collections, reconciles the downloaded collections with
