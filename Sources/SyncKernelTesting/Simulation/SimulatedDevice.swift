@@ -14,14 +14,19 @@ public struct DeviceSetup: Sendable {
     public var yaml: String
     /// Signs a person in on a device's runtime (a login through the auth plugin, say).
     public var signIn: @Sendable (FerryRuntime) async throws -> Void
+    /// The hosts other than the Ferry server that the plugins reach (TMDB, say), by host
+    /// name: answered in process, as the server is, through the same links and faults.
+    public var otherHosts: [String: any SimulatedServer]
 
     public init(
         pluginTypes: [any SyncPlugin.Type],
         yaml: String,
+        otherHosts: [String: any SimulatedServer] = [:],
         signIn: @escaping @Sendable (FerryRuntime) async throws -> Void
     ) {
         self.pluginTypes = pluginTypes
         self.yaml = yaml
+        self.otherHosts = otherHosts
         self.signIn = signIn
     }
 }
@@ -75,7 +80,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.setup = setup
         self.ledger = ledger
         self.random = Mutex(SeededRandom(seed: seed))
-        self.network = SimulatedNetwork(server: server, ledger: ledger)
+        self.network = SimulatedNetwork(server: server, otherHosts: setup.otherHosts, ledger: ledger)
         network.onCrash { [unowned self] in await self.dieInFlight() }
     }
 
@@ -187,6 +192,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             connectivity.set(Self.state(metered: link == .metered))
         case .metered, .unmetered:
             link = change
+            network.isMetered = change == .metered
             if network.isOnline { connectivity.set(Self.state(metered: change == .metered)) }
         }
     }
@@ -194,6 +200,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     private static func state(metered: Bool) -> ConnectivityState {
         ConnectivityState(reachable: true, interface: metered ? .cellular : .wifi, metered: metered, source: "simulated")
     }
+
+    /// Every request the device tried to send, in order, with its link at the time.
+    public var sentRequests: [SentRequest] { network.sent }
 
     /// Fills the disk (no page more for the store) or gives it room again.
     func fillDisk(_ full: Bool) async throws {

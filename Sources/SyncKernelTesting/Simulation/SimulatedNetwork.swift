@@ -2,25 +2,34 @@ import Foundation
 import SyncKernel
 import Synchronization
 
-/// One device's way to the server: hands each request to the simulated server, unless the
-/// device is offline or a fault armed for its next request says otherwise. Each life of the
-/// device sends through its own `link(life:)`: a life that died reaches nothing any more.
+/// One device's way to the server: hands each request to the simulated server (or to the
+/// host its URL names, for a host of `otherHosts`), unless the device is offline or a fault
+/// armed for its next request says otherwise. Each life of the device sends through its own
+/// `link(life:)`: a life that died reaches nothing any more.
 final class SimulatedNetwork: Sendable {
     private struct State {
         var online = true
+        var metered = false
         var faults: [SimulationEvent.RequestFault] = []
         var life = 0
+        var sent: [SentRequest] = []
     }
 
     private let state = Mutex(State())
     private let server: @Sendable () -> (any SimulatedServer)?
+    private let otherHosts: [String: any SimulatedServer]
     private let ledger: ApplyLedger
     /// Called when a fault kills the device in the middle of a request; never returns
     /// while the simulation runs.
     private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
 
-    init(server: @escaping @Sendable () -> (any SimulatedServer)?, ledger: ApplyLedger) {
+    init(
+        server: @escaping @Sendable () -> (any SimulatedServer)?,
+        otherHosts: [String: any SimulatedServer],
+        ledger: ApplyLedger
+    ) {
         self.server = server
+        self.otherHosts = otherHosts
         self.ledger = ledger
     }
 
@@ -33,6 +42,15 @@ final class SimulatedNetwork: Sendable {
         get { state.withLock { $0.online } }
         set { state.withLock { $0.online = newValue } }
     }
+
+    /// Whether the link is metered (a phone's data plan), online or not.
+    var isMetered: Bool {
+        get { state.withLock { $0.metered } }
+        set { state.withLock { $0.metered = newValue } }
+    }
+
+    /// Every request a life of the device tried to send, in order.
+    var sent: [SentRequest] { state.withLock { $0.sent } }
 
     /// Arms `fault` for the next request.
     func arm(_ fault: SimulationEvent.RequestFault) { state.withLock { $0.faults.append(fault) } }
@@ -59,8 +77,11 @@ final class SimulatedNetwork: Sendable {
     }
 
     private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
+        let host = Self.host(of: request.url)
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
+            let link: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
+            state.sent.append(SentRequest(method: request.method, host: host, path: Self.path(of: request.url), link: link))
             guard state.online else { throw TransportFailure(reason: "the device is offline") }
             return state.faults.isEmpty ? nil : state.faults.removeFirst()
         }
@@ -83,7 +104,8 @@ final class SimulatedNetwork: Sendable {
             )
         default: break
         }
-        guard let server = server() else { throw TransportFailure(reason: "the server is down") }
+        let other = host.flatMap { otherHosts[$0] }
+        guard let server = other ?? server() else { throw TransportFailure(reason: "the server is down") }
         let path = Self.path(of: request.url)
         let answer: HTTPResponse
         do {
@@ -91,7 +113,7 @@ final class SimulatedNetwork: Sendable {
         } catch {
             throw TransportFailure(reason: "the server failed: \(error)")
         }
-        ledger.record(request, path: path, answer: answer)
+        if other == nil { ledger.record(request, path: path, answer: answer) }
         switch fault {
         case .loseAnswer: throw TransportFailure(reason: "the answer was lost")
         case .crashAfterApply:
@@ -107,6 +129,13 @@ final class SimulatedNetwork: Sendable {
         }
     }
 
+    /// The host `url` names; nil for a path on the server.
+    static func host(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != ":" && $0 != "?" })
+    }
+
     /// The path and query of `url`: what follows its scheme and host.
     static func path(of url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
@@ -114,4 +143,15 @@ final class SimulatedNetwork: Sendable {
         guard let slash = rest.firstIndex(of: "/") else { return "/" }
         return String(rest[slash...])
     }
+}
+
+/// A request a device tried to send: where to, and what its link was then.
+public struct SentRequest: Sendable, Equatable {
+    public var method: String
+    /// The host its URL named (`server.simulated` for the Ferry server).
+    public var host: String?
+    /// The path and query.
+    public var path: String
+    /// `offline`, `metered` or `unmetered`.
+    public var link: SimulationEvent.NetworkChange
 }

@@ -41,6 +41,7 @@ struct SimulationRun {
                 steps += 1
                 note("\(event)", await perform(event))
                 try await checkLedger()
+                for workload in workloads { violations += try await workload.checkStep(world) }
                 if !violations.isEmpty { break }
             }
             if violations.isEmpty { try await settle() }
@@ -136,11 +137,17 @@ struct SimulationRun {
     private func outcome(_ end: SimulatedDevice.PassEnd, of device: SimulatedDevice, failed: String) async throws -> String? {
         switch end {
         case .finished: return nil
-        case .failed(let reason): return "\(failed): \(reason.prefix(100))"
+        case .failed(let reason): return "\(failed): \(Self.withoutRandomIDs(reason).prefix(100))"
         case .crashed:
             try await device.restart()
             return "died in a request; started again"
         }
+    }
+
+    /// `text` with the ids drawn at random (the server's `r_3f9a…`, a device's `local-…`,
+    /// operation keys) written as `…`, so that the same run reads the same.
+    static func withoutRandomIDs(_ text: String) -> String {
+        text.replacing(#/[0-9a-fA-F]{8}(-[0-9a-fA-F]+)+|[0-9a-fA-F]{16,}/#, with: "…")
     }
 
     private static func short(_ error: any Error) -> String {

@@ -21,6 +21,13 @@ public protocol SimulationWorkload: AnyObject, Sendable {
     /// Checks, once every queue has drained, that nothing acknowledged was lost and that
     /// every device shows what the server has, as the domain's conflict policies say.
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation]
+    /// Checks what must hold after every step, faults or not (a cap never passed, say).
+    func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation]
+}
+
+extension SimulationWorkload {
+    /// Nothing to check between steps.
+    public func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation] { [] }
 }
 
 /// An invariant that failed, and how.
