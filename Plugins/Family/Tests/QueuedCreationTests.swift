@@ -91,3 +91,24 @@ struct QueuedCreationTests {
         }
     }
 }
+
+/// A round started while queued meets the round another device started first: the
+/// server's round stands, the local one is forgotten and nothing is left queued.
+@Suite("Family: a queued round start that lost")
+struct QueuedRoundStartConflictTests {
+    @Test func aRoundStartedWhileAnotherIsActiveAdoptsTheActiveOne() async throws {
+        try await FamilyTestServer.with { server in
+            let device = try await server.device(yaml: QueuedCreationTests.yaml)
+            _ = try await device.family.group(FamilyTestServer.group)
+            device.offline()
+            let started = try await device.family.startRound(group: FamilyTestServer.group, name: "Late")
+            #expect(started.queued)
+
+            device.online()
+            _ = try await device.test.runOnce()
+            #expect(try await device.test.operations().isEmpty)
+            let active = try await device.family.group(FamilyTestServer.group).value.activeRound
+            #expect(active?.round.id == FamilyTestServer.round)
+        }
+    }
+}

@@ -337,15 +337,16 @@ public enum FamilyCache {
 
     /// Forgets a placeholder created offline that the remote refused.
     static func forgetLocal(_ localID: String, in db: Database) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM family_groups WHERE id = ?1;
-                DELETE FROM family_members WHERE id = ?1;
-                DELETE FROM family_rounds WHERE id = ?1;
-                UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?1;
-                DELETE FROM family_attendees WHERE round_id = ?1;
-                """,
-            arguments: [localID]
-        )
+        // One statement at a time: several in one `execute` take the arguments in turn,
+        // and the second would find none left for its `?`.
+        for sql in [
+            "DELETE FROM family_groups WHERE id = ?",
+            "DELETE FROM family_members WHERE id = ?",
+            "DELETE FROM family_rounds WHERE id = ?",
+            "UPDATE family_groups SET active_round_id = NULL WHERE active_round_id = ?",
+            "DELETE FROM family_attendees WHERE round_id = ?",
+        ] {
+            try db.execute(sql: sql, arguments: [localID])
+        }
     }
 }
