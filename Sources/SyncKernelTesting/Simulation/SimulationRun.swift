@@ -49,7 +49,7 @@ struct SimulationRun {
             violations.append(SimulationViolation("harness", "the simulation could not go on: \(error)"))
         }
         return SimulationVerdict(
-            violations: violations,
+            violations: violations.map { SimulationViolation($0.invariant, Self.withoutRandomIDs($0.detail)) },
             steps: steps,
             seconds: world.clock.now.timeIntervalSince(start),
             trace: trace
