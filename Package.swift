@@ -111,8 +111,8 @@ let package = Package(
         .target(
             name: "FerrySimulation",
             dependencies: [
-                "SyncKernel", "SyncKernelTesting", "FerryServer", "AuthPlugin", "RecipesPlugin",
-                .product(name: "Logging", package: "swift-log"),
+                "SyncKernel", "SyncKernelTesting", "FerryServer", "AuthPlugin", "RecipesPlugin", "MoviesPlugin",
+                "FamilyPlugin", "AudioPlugin", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -7,12 +7,15 @@ public struct SeedSweep: Sendable {
     public let steps: Int
     public let jobs: Int
     public let verbose: Bool
+    /// The workloads to run; nil for all.
+    public let only: [String]?
 
-    public init(devices: Int, steps: Int, jobs: Int, verbose: Bool) {
+    public init(devices: Int, steps: Int, jobs: Int, verbose: Bool, only: [String]? = nil) {
         self.devices = devices
         self.steps = steps
         self.jobs = jobs
         self.verbose = verbose
+        self.only = only
     }
 
     /// A seed whose run broke an invariant.
@@ -56,7 +59,7 @@ public struct SeedSweep: Sendable {
 
     /// One seed's run.
     public func run(_ seed: UInt64) async -> SimulationVerdict {
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps))
+        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps), only: only)
         guard verbose else { return await simulation.run(simulation.events()) }
         return await simulation.run(simulation.events()) { line in print("[\(seed)] \(line)") }
     }

@@ -1,26 +1,46 @@
+import AudioPlugin
 import AuthPlugin
+import FamilyPlugin
 import Foundation
+import MoviesPlugin
 import RecipesPlugin
 import SyncKernel
 import SyncKernelTesting
 
 /// The simulation `ferry-sim` runs: devices with the shipped plugins and a domain declared
-/// in YAML, all signed in as the demo user, against the reference server.
+/// in YAML, all signed in as the demo user, against the reference server (and TMDB, in
+/// process too).
 public enum ShippedSimulation {
     /// The declared domain the simulation exercises beside the plugins.
     static let notes = "notes"
 
-    /// The devices' set-up: auth, recipes (photos left out: they are files, not sync) and
-    /// the `notes` domain, last write wins.
+    /// The devices' set-up: auth; recipes (photos left out: they are files, not sync);
+    /// movies, enriched on the simulated TMDB; family, its writes queued rather than
+    /// online-only, so that the runner carries them through faults; audio, within a small
+    /// cap; and the `notes` domain, last write wins.
     static let setup = DeviceSetup(
-        pluginTypes: [AuthPlugin.self, RecipesPlugin.self],
+        pluginTypes: [AuthPlugin.self, RecipesPlugin.self, MoviesPlugin.self, FamilyPlugin.self, AudioPlugin.self],
         yaml: """
             plugins:
               auth: {}
               recipes: {download_photos: false}
+              movies:
+                tmdb:
+                  url: https://\(SimulatedTMDB.apiHost)/3
+                  image_base: https://\(SimulatedTMDB.imageHost)
+                  token: \(SimulatedTMDB.token)
+              family:
+                operations:
+                  round_start: {delivery: queued}
+                  round_close: {delivery: queued}
+                  suggest: {delivery: queued}
+                  vote: {delivery: queued}
+                  pick: {delivery: queued}
+              audio: {max_size: \(AudioWorkload.cap)}
             domains:
               \(notes): {}
             """,
+        otherHosts: [SimulatedTMDB.apiHost: SimulatedTMDB(), SimulatedTMDB.imageHost: SimulatedTMDB()],
         signIn: { runtime in
             // What `ferry auth login` does when the person keeps the writes made while
             // signed out: they go as the account that signed in, and held queues resume.
@@ -31,10 +51,17 @@ public enum ShippedSimulation {
         }
     )
 
-    /// The simulation of `options`.
-    public static func simulation(_ options: Simulation.Options) -> Simulation {
+    /// The names of the workloads, in the order they are drawn from.
+    public static let workloads = ["recipes", notes, "movies", "family", "audio"]
+
+    /// The simulation of `options`, with every workload or only those `only` names.
+    public static func simulation(_ options: Simulation.Options, only: [String]? = nil) -> Simulation {
         Simulation(options: options, setup: setup, server: SimulatedFerryServer.start) {
-            [RecipesWorkload(), DeclaredDomainWorkload(domain: notes)]
+            let all: [any SimulationWorkload] = [
+                RecipesWorkload(), DeclaredDomainWorkload(domain: notes), MoviesWorkload(), FamilyWorkload(),
+                AudioWorkload(),
+            ]
+            return all.filter { only?.contains($0.name) ?? true }
         }
     }
 }

@@ -41,6 +41,9 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Runs at once.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Only these workloads, comma-separated (recipes, notes, movies, family, audio).")
+    var workloads: String?
+
     @Flag(help: "Print every step of every run.")
     var verbose = false
 
@@ -50,16 +53,27 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Run the events of this file (one per line, as a trace prints them) instead of drawing them.")
     var trace: String?
 
+    /// The workloads `--workloads` names; nil for all.
+    private var only: [String]? {
+        workloads.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    mutating func validate() throws {
+        for name in only ?? [] where !ShippedSimulation.workloads.contains(name) {
+            throw ValidationError("no workload \(name); there are \(ShippedSimulation.workloads.joined(separator: ", "))")
+        }
+    }
+
     mutating func run() async throws {
         if let trace { return try await run(trace: trace) }
         if events, let seed {
-            let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps))
+            let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps), only: only)
             for event in simulation.events() { print(event) }
             return
         }
         let range = seed.map { $0...$0 } ?? first...(first + UInt64(max(seeds, 1)) - 1)
         let started = Date()
-        let report = await SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay)
+        let report = await SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay, only: only)
             .run(range)
         let elapsed = Date().timeIntervalSince(started)
         print(
@@ -70,14 +84,14 @@ struct FerrySim: AsyncParsableCommand {
         for failed in report.failures {
             print("seed \(failed.seed): \(failed.verdict.violations.first.map { "\($0)" } ?? "")".prefix(160))
         }
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps))
+        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps), only: only)
         print("seed \(failure.seed) failed:")
         for violation in failure.verdict.violations { print("  \(violation)") }
         let shrunk = await simulation.shrink(simulation.events(), failing: failure.verdict)
         print("shortest trace that still fails (\(shrunk.events.count) of \(failure.verdict.steps) events):")
         for line in shrunk.verdict.trace { print("  \(line)") }
         for violation in shrunk.verdict.violations { print("  => \(violation)") }
-        print("replay: ferry-sim --seed \(failure.seed) --replay --devices \(devices) --steps \(steps)")
+        print("replay: ferry-sim --seed \(failure.seed) --replay --devices \(devices) --steps \(steps)" + (workloads.map { " --workloads \($0)" } ?? ""))
         throw ExitCode(1)
     }
 
@@ -95,7 +109,7 @@ struct FerrySim: AsyncParsableCommand {
             }
             events.append(event)
         }
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed ?? 0, devices: devices, steps: events.count))
+        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed ?? 0, devices: devices, steps: events.count), only: only)
         let verdict = await simulation.run(events) { line in print(line) }
         for violation in verdict.violations { print("=> \(violation)") }
         if !verdict.passed { throw ExitCode(1) }

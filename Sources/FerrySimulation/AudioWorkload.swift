@@ -1,0 +1,158 @@
+import AudioPlugin
+import Foundation
+import SyncKernel
+import SyncKernelTesting
+
+/// Albums and collections kept for offline play, removed again, and tracks played (which,
+/// on Wi-Fi, caches the next ones ahead), on each device, within a storage cap of
+/// `AudioWorkload.cap` bytes: two demo albums fit, a third does not, and tracks cached
+/// ahead are evicted least recently played first. (The demo's album whose file never
+/// matches its checksum is left out: its download ends a dead letter, as it should.)
+///
+/// Checks after every step: no track file was asked for while the device's link was
+/// metered or offline; the complete files on disk take at most the cap; each of them has
+/// the size and SHA-256 the server lists. Once the world has settled: every file of what
+/// each device keeps is on it.
+final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
+    let name = "audio"
+    /// `max_size` of the devices' audio plugin.
+    static let cap: Int64 = 150_000
+    static let albums = ["alb_demo_1", "alb_demo_2", "alb_demo_3", "alb_demo_1_deluxe"]
+    static let collections = ["col_demo_favourites", "col_demo_new"]
+
+    /// What each device keeps, as its last acknowledged keep or drop left it.
+    private var kept: [Int: Set<String>] = [:]
+    /// How far into each device's requests the metered check has read.
+    private var requestsRead: [Int: Int] = [:]
+    /// The server's checksum of each part key, once read.
+    private var checksums: [String: String]?
+    /// Files already verified, as `device/name/size`.
+    private var verified: Set<String> = []
+
+    func draw(device: Int, using random: inout SeededRandom) -> String {
+        let album = Self.albums.randomElement(using: &random)!
+        let collection = Self.collections.randomElement(using: &random)!
+        let track = "demo-a\(Int.random(in: 1...3, using: &random))-t\(Int.random(in: 1...3, using: &random)).wav"
+        return random.weighted([
+            ("keep album \(album)", 3), ("keep collection \(collection)", 1), ("drop album \(album)", 2),
+            ("drop collection \(collection)", 1), ("play \(track)", 4),
+        ])
+    }
+
+    func perform(_ action: String, on device: SimulatedDevice, in world: SimulationWorld) async throws {
+        let words = action.split(separator: " ").map(String.init)
+        let audio = try AudioLibrary(runtime: device.runtime)
+        switch (words.first, words.count > 1 ? words[1] : "", words.count) {
+        case ("keep", "album", 3): _ = try await audio.download(album: words[2])
+        case ("keep", "collection", 3): _ = try await audio.download(collection: words[2])
+        case ("drop", "album", 3): try await audio.remove(album: words[2])
+        case ("drop", "collection", 3): try await audio.remove(collection: words[2])
+        case ("play", let track, 2):
+            // The rest of its album plays next.
+            let number = Int(String(track.dropLast(4).last ?? "3")) ?? 3
+            let next = (number..<3).map { "\(track.dropLast(6))t\($0 + 1).wav" }
+            _ = try await audio.play(track: track, next: next)
+            return
+        default: throw FerryError(.usage, "unknown audio action \(action)")
+        }
+        let thing = "\(words[1]) \(words[2])"
+        if words[0] == "keep" { kept[device.index, default: []].insert(thing) } else { kept[device.index]?.remove(thing) }
+    }
+
+    func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation] {
+        var violations: [SimulationViolation] = []
+        for device in world.devices {
+            let sent = device.sentRequests
+            let read = requestsRead[device.index] ?? 0
+            for request in sent[read...] where request.path.hasPrefix("/v1/audio/files/") && request.link != .unmetered {
+                violations.append(
+                    SimulationViolation("metered-download", "device \(device.index) asked for \(request.path) on a \(request.link.rawValue) link")
+                )
+            }
+            requestsRead[device.index] = sent.count
+            let files = try Self.completeFiles(on: device)
+            let bytes = files.values.reduce(0, +)
+            if bytes > Self.cap {
+                violations.append(
+                    SimulationViolation("over-cap", "device \(device.index) holds \(bytes) bytes of tracks (\(files.keys.sorted())), past its cap of \(Self.cap)")
+                )
+            }
+            violations += try await verify(files, on: device, in: world)
+        }
+        return violations
+    }
+
+    func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
+        var violations = try await checkStep(world)
+        for device in world.devices {
+            let audio = try AudioLibrary(runtime: device.runtime)
+            let albums = try await audio.albums()
+            let collections = try await audio.collections()
+            for thing in (kept[device.index] ?? []).sorted() {
+                let words = thing.split(separator: " ").map(String.init)
+                let members = words[0] == "album" ? [words[1]] : collections.first { $0.id == words[1] }?.albums ?? []
+                let missing = albums.filter { members.contains($0.id) && $0.downloaded < $0.tracks }
+                if !missing.isEmpty {
+                    violations.append(
+                        SimulationViolation("not-downloaded", "device \(device.index) keeps \(thing), but \(missing.map { "\($0.id) has \($0.downloaded) of \($0.tracks) tracks" }) once the world settled")
+                    )
+                }
+            }
+        }
+        return violations
+    }
+
+    /// Each new complete file has the size and checksum the server lists for it.
+    private func verify(_ files: [String: Int64], on device: SimulatedDevice, in world: SimulationWorld) async throws -> [SimulationViolation] {
+        var violations: [SimulationViolation] = []
+        for (name, size) in files.sorted(by: { $0.key < $1.key }) where !verified.contains("\(device.index)/\(name)/\(size)") {
+            guard let checksums = try await serverChecksums(world) else { return violations }
+            let url = URL(fileURLWithPath: Self.tracks(of: device)).appendingPathComponent(name)
+            let digest = try SHA256Hasher.hex(fileAt: url)
+            if checksums[name] == digest {
+                verified.insert("\(device.index)/\(name)/\(size)")
+            } else {
+                violations.append(
+                    SimulationViolation("unverified", "device \(device.index) holds \(name) (\(size) bytes) whose SHA-256 is not the one the server lists")
+                )
+            }
+        }
+        return violations
+    }
+
+    /// The server's checksums by part key, read once a device can ask (signed in).
+    private func serverChecksums(_ world: SimulationWorld) async throws -> [String: String]? {
+        if let checksums { return checksums }
+        for device in world.devices {
+            guard let answer = try? await world.ask("GET", "/v1/audio/albums", as: device), answer.status == 200,
+                let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+                let albums = object["albums"] as? [[String: Any]]
+            else { continue }
+            var found: [String: String] = [:]
+            for track in albums.flatMap({ ($0["tracks"] as? [[String: Any]]) ?? [] }) {
+                if let key = track["part_key"] as? String { found[key] = track["sha256"] as? String }
+            }
+            checksums = found
+            return found
+        }
+        return nil
+    }
+
+    /// The folder of the device's audio files.
+    static func tracks(of device: SimulatedDevice) -> String {
+        device.directory + "/\(AudioPlugin.name)/tracks"
+    }
+
+    /// The complete files on the device's disk (not the partial ones a download writes
+    /// first), by name, with their sizes.
+    static func completeFiles(on device: SimulatedDevice) throws -> [String: Int64] {
+        let folder = tracks(of: device)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var files: [String: Int64] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            files[name] = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        return files
+    }
+}

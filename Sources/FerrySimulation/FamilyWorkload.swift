@@ -1,0 +1,214 @@
+import AuthPlugin
+import FamilyPlugin
+import Foundation
+import GRDB
+import SyncKernel
+import SyncKernelTesting
+
+/// Movie night in the demo family, from every device: rounds started and closed,
+/// suggestions, votes as the demo user or as the managed member Kiddo (last vote wins per
+/// member), and the pick. A person acts on the round their device shows open (fresh when
+/// online, as last seen otherwise); the writes are queued (`delivery: queued`), so that
+/// faults meet them in the runner as well as at once.
+///
+/// Checks: exactly one pick per picked round on the server, and none for any other; every
+/// pick one some device made for that round; a round some device picked and nobody closed
+/// ends picked; a vote only one device cast for a member ends on the server as that
+/// device last cast it (unless the round had stopped taking votes: refused); and every
+/// device, once a person looks, shows each round's status and pick as the server does.
+final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
+    let name = "family"
+    static let group = "g_demo_family"
+    /// Films of the server's catalogue, by TMDB id.
+    static let films = [129, 603, 949, 438_631]
+    /// Who a vote is cast as: the demo user, or the managed member they act as.
+    static let members = ["self": "mem_demo", "kid": "mem_kid"]
+
+    /// A write a device acknowledged on a round, under the round id it used (a local id
+    /// for a round started offline).
+    private struct Write {
+        var device: Int
+        var round: String
+        var tmdbID: Int
+        var member: String
+        var value: String
+    }
+
+    private var picks: [Write] = []
+    private var closes: [Write] = []
+    private var votes: [Write] = []
+
+    func draw(device: Int, using random: inout SeededRandom) -> String {
+        let film = Self.films.randomElement(using: &random)!
+        let value = VoteValue.allCases.randomElement(using: &random)!.rawValue
+        let member = random.chance(0.5) ? "self" : "kid"
+        return random.weighted([
+            ("start night-\(Int.random(in: 1...99, using: &random))", 2), ("suggest \(film)", 2),
+            ("vote \(film) \(value) \(member)", 6), ("pick \(film)", 2), ("close", 1),
+        ])
+    }
+
+    func perform(_ action: String, on device: SimulatedDevice, in world: SimulationWorld) async throws {
+        let words = action.split(separator: " ").map(String.init)
+        let family = FamilyClient(runtime: device.runtime)
+        let auth = try device.runtime.plugin(AuthPlugin.self)
+        if words.first == "start", words.count == 2 {
+            // A person starts a round when the group shows none open.
+            if let open = try await family.group(Self.group).value.activeRound {
+                throw FerryError(.conflict, "the group has the round \(open.round.name ?? "?") open")
+            }
+            _ = try await auth.act(as: nil)
+            _ = try await family.startRound(group: Self.group, name: words[1])
+            return
+        }
+        guard let round = try await family.group(Self.group).value.activeRound?.round.id else {
+            throw FerryError(.notFound, "the group shows no open round")
+        }
+        let tmdbID = words.count > 1 ? Int(words[1]) ?? 0 : 0
+        switch (words.first, words.count) {
+        case ("suggest", 2):
+            _ = try await auth.act(as: nil)
+            _ = try await family.suggest(round: round, tmdbID: tmdbID)
+        case ("vote", 4):
+            guard let member = Self.members[words[3]], let value = VoteValue(rawValue: words[2]) else {
+                throw FerryError(.usage, "unknown family action \(action)")
+            }
+            _ = try await auth.act(as: member == "mem_demo" ? nil : member)
+            _ = try await family.vote(round: round, tmdbID: tmdbID, value: value)
+            votes.append(Write(device: device.index, round: round, tmdbID: tmdbID, member: member, value: value.rawValue))
+        case ("pick", 2):
+            _ = try await auth.act(as: nil)
+            _ = try await family.pick(round: round, tmdbID: tmdbID)
+            picks.append(Write(device: device.index, round: round, tmdbID: tmdbID, member: "mem_demo", value: "pick"))
+        case ("close", 1):
+            _ = try await auth.act(as: nil)
+            _ = try await family.closeRound(round)
+            closes.append(Write(device: device.index, round: round, tmdbID: 0, member: "mem_demo", value: "close"))
+        default:
+            throw FerryError(.usage, "unknown family action \(action)")
+        }
+    }
+
+    func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
+        let rounds = try await serverRounds(world)
+        let resolved = try await resolve(world)
+        var violations: [SimulationViolation] = []
+        for round in rounds {
+            let name = round.name
+            let picked = resolved.picks.filter { $0.round == round.id }
+            if (round.status == "picked") != (round.pick != nil) {
+                violations.append(
+                    SimulationViolation("one-pick", "round \(name) is \(round.status) on the server with \(round.pick == nil ? "no pick" : "a pick")")
+                )
+            }
+            if let pick = round.pick, !picked.contains(where: { $0.tmdbID == pick }) {
+                violations.append(
+                    SimulationViolation("one-pick", "round \(name) has the pick \(pick) on the server, which no device picked (\(picked.map(\.tmdbID)))")
+                )
+            }
+            let closed = resolved.closes.contains { $0.round == round.id }
+            if round.pick == nil, !picked.isEmpty, !closed {
+                violations.append(
+                    SimulationViolation("lost-pick", "device \(picked[0].device) picked \(picked[0].tmdbID) in round \(name) and nobody closed it, but the server has no pick")
+                )
+            }
+            violations += try await checkVotes(of: round, cast: resolved.votes.filter { $0.round == round.id }, in: world)
+            for device in world.devices {
+                violations += try await compare(device, with: round)
+            }
+        }
+        return violations
+    }
+
+    /// A vote only one device cast for a member on a film: the server has its last value,
+    /// unless the device's vote was refused (the round stopped taking votes first).
+    private func checkVotes(of round: ServerRound, cast: [Write], in world: SimulationWorld) async throws -> [SimulationViolation] {
+        var violations: [SimulationViolation] = []
+        let keys = Set(cast.map { "\($0.tmdbID)/\($0.member)" }).sorted()
+        for key in keys {
+            let writes = cast.filter { "\($0.tmdbID)/\($0.member)" == key }
+            guard Set(writes.map(\.device)).count == 1, let last = writes.last else { continue }
+            let device = world.devices[last.device]
+            let memberKey = last.member == "mem_demo" ? FamilyClient.selfKey : last.member
+            let local = try await device.runtime.store.read { db in
+                try FamilyCache.localVotes(round.id, in: db).first { $0.tmdbID == last.tmdbID && $0.memberKey == memberKey }
+            }
+            guard local?.state != "refused" else { continue }
+            let server = round.votes["\(last.tmdbID)/\(last.member)"]
+            if server != last.value {
+                violations.append(
+                    SimulationViolation("lost-vote", "device \(last.device) last voted \(last.value) on \(last.tmdbID) as \(last.member) in round \(round.name) (\(local?.state ?? "no local vote")), and no other device did, but the server has \(server ?? "no vote")")
+                )
+            }
+        }
+        return violations
+    }
+
+    /// What a person sees of `round` on `device` once they open it (online, after the settle).
+    private func compare(_ device: SimulatedDevice, with round: ServerRound) async throws -> [SimulationViolation] {
+        let shown = try await FamilyClient(runtime: device.runtime).round(round.id)
+        let detail = shown.value.detail
+        guard detail.round.status != round.status || detail.pick?.tmdbID != round.pick || shown.value.pickState == "pending"
+        else { return [] }
+        return [
+            SimulationViolation("diverged", "device \(device.index) shows round \(round.name) \(detail.round.status) with pick \(detail.pick.map { "\($0.tmdbID)" } ?? "none") (\(shown.value.pickState ?? "no local pick")), the server \(round.status) with pick \(round.pick.map(String.init) ?? "none")")
+        ]
+    }
+
+    /// The writes with each round under its server id (a round started offline is found
+    /// through the id mapping of the device that started it).
+    private func resolve(_ world: SimulationWorld) async throws -> (picks: [Write], closes: [Write], votes: [Write]) {
+        func resolved(_ writes: [Write]) async throws -> [Write] {
+            var result: [Write] = []
+            for var write in writes {
+                let local = write.round
+                let remote = try await world.devices[write.device].runtime.store.read { db in
+                    try IDMappings.remoteID(plugin: FamilyPlugin.name, localID: local, in: db)
+                }
+                write.round = remote ?? local
+                result.append(write)
+            }
+            return result
+        }
+        return (try await resolved(picks), try await resolved(closes), try await resolved(votes))
+    }
+
+    /// A round as the server has it: status, pick and votes (`tmdb/member`: value).
+    private struct ServerRound {
+        var id: String
+        var name: String
+        var status: String
+        var pick: Int?
+        var votes: [String: String]
+    }
+
+    private func serverRounds(_ world: SimulationWorld) async throws -> [ServerRound] {
+        let list = try await askJSON(world, "/v1/groups/\(Self.group)/rounds")
+        var rounds: [ServerRound] = []
+        for id in ((list["rounds"] as? [[String: Any]]) ?? []).compactMap({ $0["id"] as? String }) {
+            let detail = try await askJSON(world, "/v1/rounds/\(id)")
+            var votes: [String: String] = [:]
+            for vote in (detail["votes"] as? [[String: Any]]) ?? [] {
+                votes["\(vote["tmdb_id"] as? Int ?? 0)/\(vote["member_id"] as? String ?? "")"] = vote["value"] as? String
+            }
+            rounds.append(
+                ServerRound(
+                    id: id,
+                    name: detail["name"] as? String ?? id,
+                    status: detail["status"] as? String ?? "",
+                    pick: (detail["pick"] as? [String: Any])?["tmdb_id"] as? Int,
+                    votes: votes
+                )
+            )
+        }
+        return rounds.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    private func askJSON(_ world: SimulationWorld, _ path: String) async throws -> [String: Any] {
+        let answer = try await world.ask("GET", path, as: world.devices[0])
+        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
+            throw FerryError(.rejected, "GET \(path) answered \(answer.status)")
+        }
+        return object
+    }
+}
