@@ -124,10 +124,9 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
     private func serverChecksums(_ world: SimulationWorld) async throws -> [String: String]? {
         if let checksums { return checksums }
         for device in world.devices {
-            guard let answer = try? await world.ask("GET", "/v1/audio/albums", as: device), answer.status == 200,
-                let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-                let albums = object["albums"] as? [[String: Any]]
-            else { continue }
+            guard let albums = try? await world.json("/v1/audio/albums", as: device)["albums"] as? [[String: Any]] else {
+                continue
+            }
             var found: [String: String] = [:]
             for track in albums.flatMap({ ($0["tracks"] as? [[String: Any]]) ?? [] }) {
                 if let key = track["part_key"] as? String { found[key] = track["sha256"] as? String }

@@ -183,10 +183,10 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
     }
 
     private func serverRounds(_ world: SimulationWorld) async throws -> [ServerRound] {
-        let list = try await askJSON(world, "/v1/groups/\(Self.group)/rounds")
+        let list = try await world.json("/v1/groups/\(Self.group)/rounds", as: world.devices[0])
         var rounds: [ServerRound] = []
         for id in ((list["rounds"] as? [[String: Any]]) ?? []).compactMap({ $0["id"] as? String }) {
-            let detail = try await askJSON(world, "/v1/rounds/\(id)")
+            let detail = try await world.json("/v1/rounds/\(id)", as: world.devices[0])
             var votes: [String: String] = [:]
             for vote in (detail["votes"] as? [[String: Any]]) ?? [] {
                 votes["\(vote["tmdb_id"] as? Int ?? 0)/\(vote["member_id"] as? String ?? "")"] = vote["value"] as? String
@@ -202,13 +202,5 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
             )
         }
         return rounds.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-    }
-
-    private func askJSON(_ world: SimulationWorld, _ path: String) async throws -> [String: Any] {
-        let answer = try await world.ask("GET", path, as: world.devices[0])
-        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
-            throw FerryError(.rejected, "GET \(path) answered \(answer.status)")
-        }
-        return object
     }
 }

@@ -158,10 +158,7 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
 
     /// The demo user's list on the server, by TMDB id.
     private func serverList(_ world: SimulationWorld) async throws -> [Int: Listed] {
-        let answer = try await world.ask("GET", "/v1/movies", as: world.devices[0])
-        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-            let movies = object["movies"] as? [[String: Any]]
-        else { throw FerryError(.rejected, "GET /v1/movies answered \(answer.status)") }
+        let movies = try await world.json("/v1/movies", as: world.devices[0])["movies"] as? [[String: Any]] ?? []
         return Dictionary(movies.map { (Listed(json: $0).tmdbID, Listed(json: $0)) }, uniquingKeysWith: { first, _ in first })
     }
 

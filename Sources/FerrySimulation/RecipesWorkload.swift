@@ -57,11 +57,7 @@ final class RecipesWorkload: SimulationWorkload, @unchecked Sendable {
 
     /// The demo user's saved set on the server.
     private func serverSaved(_ world: SimulationWorld) async throws -> Set<String> {
-        let answer = try await world.ask("GET", "/v1/saved-recipes", as: world.devices[0])
-        guard answer.status == 200,
-            let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-            let saved = object["saved_recipes"] as? [[String: Any]]
-        else { throw FerryError(.rejected, "GET /v1/saved-recipes answered \(answer.status)") }
-        return Set(saved.compactMap { $0["recipe_id"] as? String })
+        let saved = try await world.json("/v1/saved-recipes", as: world.devices[0])["saved_recipes"] as? [[String: Any]]
+        return Set((saved ?? []).compactMap { $0["recipe_id"] as? String })
     }
 }

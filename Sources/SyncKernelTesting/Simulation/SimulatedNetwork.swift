@@ -77,11 +77,11 @@ final class SimulatedNetwork: Sendable {
     }
 
     private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
-        let host = Self.host(of: request.url)
+        let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
             let link: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
-            state.sent.append(SentRequest(method: request.method, host: host, path: Self.path(of: request.url), link: link))
+            state.sent.append(SentRequest(method: request.method, host: host, path: path, link: link))
             guard state.online else { throw TransportFailure(reason: "the device is offline") }
             return state.faults.isEmpty ? nil : state.faults.removeFirst()
         }
@@ -106,7 +106,6 @@ final class SimulatedNetwork: Sendable {
         }
         let other = host.flatMap { otherHosts[$0] }
         guard let server = other ?? server() else { throw TransportFailure(reason: "the server is down") }
-        let path = Self.path(of: request.url)
         let answer: HTTPResponse
         do {
             answer = try await server.respond(method: request.method, path: path, headers: request.headers, body: request.body)
