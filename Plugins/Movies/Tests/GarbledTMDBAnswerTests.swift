@@ -22,3 +22,12 @@ import Testing
         #expect(error?.code == .remoteUnavailable)
     }
 }
+
+/// A movie the server sent that cannot be read (the answer to an update cut short) is a
+/// failure that passes: the update goes again, never left to a person.
+@Suite struct GarbledMovieAnswerTests {
+    @Test func aGarbledMovieIsAskedAgain() {
+        let error = #expect(throws: FerryError.self) { try ServerMovie.decode(Data(#"{"id": "m_demo_he"#.utf8)) }
+        #expect(error?.code == .remoteUnavailable)
+    }
+}

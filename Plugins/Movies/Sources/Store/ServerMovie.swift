@@ -27,7 +27,13 @@ struct ServerMovie: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder.ferry.decode(ServerMovie.self, from: data)
         } catch {
-            throw FerryError(.rejected, "the server sent a movie that could not be read: \(error)", underlying: error)
+            // An answer cut short or replaced on the way (a proxy's page): the write goes
+            // again, and the server replays what it did.
+            throw FerryError(
+                .remoteUnavailable,
+                "the server sent a movie that could not be read (\(error)); it is asked again",
+                underlying: error
+            )
         }
     }
 }
