@@ -100,9 +100,11 @@ struct FamilySender: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
         } catch {
+            // An answer cut short or replaced on the way (a proxy's page): the write goes
+            // again with the same key, and the remote replays what it did.
             throw FerryError(
-                .rejected,
-                "the remote's answer to \(method) \(path) could not be read: \(error)",
+                .remoteUnavailable,
+                "the remote's answer to \(method) \(path) could not be read (\(error)); it goes again",
                 underlying: error
             )
         }
