@@ -32,8 +32,9 @@ public struct SeedSweep: Sendable {
         public var deviceDays = 0.0
     }
 
-    /// Runs every seed of `seeds`; failures come in seed order.
-    public func run(_ seeds: ClosedRange<UInt64>) async -> Report {
+    /// Runs every seed of `seeds`, or with `stopAtFirstFailure` none after the first that
+    /// fails (the runs already going finish); failures come in seed order.
+    public func run(_ seeds: ClosedRange<UInt64>, stopAtFirstFailure: Bool = false) async -> Report {
         var report = Report()
         await withTaskGroup(of: (UInt64, SimulationVerdict).self) { group in
             var next = seeds.lowerBound
@@ -50,6 +51,7 @@ public struct SeedSweep: Sendable {
                 report.runs += 1
                 report.deviceDays += verdict.seconds * Double(devices) / 86_400
                 if !verdict.passed { report.failures.append(Failure(seed: seed, verdict: verdict)) }
+                if stopAtFirstFailure, !report.failures.isEmpty { continue }
                 if next <= seeds.upperBound, next > seeds.lowerBound { start() }
             }
         }

@@ -44,6 +44,12 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Only these workloads, comma-separated (recipes, notes, movies, family, audio).")
     var workloads: String?
 
+    @Flag(help: "Start no seed after the first that fails (with --jobs 1: stop there).")
+    var stopAtFirstFailure = false
+
+    @Flag(help: "Print the failures without shrinking the first one.")
+    var noShrink = false
+
     @Flag(help: "Print every step of every run.")
     var verbose = false
 
@@ -74,7 +80,7 @@ struct FerrySim: AsyncParsableCommand {
         let range = seed.map { $0...$0 } ?? first...(first + UInt64(max(seeds, 1)) - 1)
         let started = Date()
         let report = await SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay, only: only)
-            .run(range)
+            .run(range, stopAtFirstFailure: stopAtFirstFailure)
         let elapsed = Date().timeIntervalSince(started)
         print(
             "ferry-sim: \(report.runs) seeds, \(report.runs - report.failures.count) passed, "
@@ -84,9 +90,10 @@ struct FerrySim: AsyncParsableCommand {
         for failed in report.failures {
             print("seed \(failed.seed): \(failed.verdict.violations.first.map { "\($0)" } ?? "")".prefix(160))
         }
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps), only: only)
         print("seed \(failure.seed) failed:")
         for violation in failure.verdict.violations { print("  \(violation)") }
+        if noShrink { throw ExitCode(1) }
+        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps), only: only)
         let shrunk = await simulation.shrink(simulation.events(), failing: failure.verdict)
         print("shortest trace that still fails (\(shrunk.events.count) of \(failure.verdict.steps) events):")
         for line in shrunk.verdict.trace { print("  \(line)") }
