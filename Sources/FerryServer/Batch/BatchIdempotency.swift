@@ -20,10 +20,11 @@ final class BatchIdempotency: Sendable {
     private let busy: Set<String>
     private let claimed: [String]
     private let inFlight: IdempotencyInFlight
+    private let crash: CrashBeforeRecord
     private let state = Mutex(State())
 
     /// Claims `keys` for `userID`; ``release()`` gives them back.
-    init(claiming keys: [String], userID: String, inFlight: IdempotencyInFlight) {
+    init(claiming keys: [String], userID: String, inFlight: IdempotencyInFlight, crash: CrashBeforeRecord) {
         var claimed: [String] = []
         var busy: Set<String> = []
         for key in Set(keys) {
@@ -33,6 +34,7 @@ final class BatchIdempotency: Sendable {
         self.busy = busy
         self.claimed = claimed
         self.inFlight = inFlight
+        self.crash = crash
     }
 
     /// How a key is claimed in `IdempotencyInFlight`, the same for a batch and a lone request.
@@ -68,6 +70,7 @@ final class BatchIdempotency: Sendable {
             defer { state.unsaved = [] }
             return state.unsaved
         }
+        if !unsaved.isEmpty { try crash.check() }
         for (key, record) in unsaved {
             try IdempotencyStore.save(
                 db,

@@ -32,7 +32,12 @@ enum BatchRoute {
         let user = try request.requireUser()
         environment.metrics.batch(size: items.count)
         let keys = parsed.compactMap { try? $0.get().headers["idempotency-key"] }
-        let records = BatchIdempotency(claiming: keys, userID: user.id, inFlight: environment.inFlight)
+        let records = BatchIdempotency(
+            claiming: keys,
+            userID: user.id,
+            inFlight: environment.inFlight,
+            crash: environment.crashBeforeRecord
+        )
         defer { records.release() }
         let run = BatchRun(user: user, idempotency: records)
         let database = environment.database

@@ -105,7 +105,12 @@ struct Dispatcher: Sendable {
             }
             return response
         }
-        let idempotent = IdempotentRequest(userID: user.id, key: key, fingerprint: fingerprint)
+        let idempotent = IdempotentRequest(
+            userID: user.id,
+            key: key,
+            fingerprint: fingerprint,
+            crash: environment.crashBeforeRecord
+        )
         let claim = BatchIdempotency.claim(user.id, key)
         guard environment.inFlight.claim(claim) else { throw inFlight }
         defer { environment.inFlight.release(claim) }

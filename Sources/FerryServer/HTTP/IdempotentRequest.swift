@@ -12,11 +12,13 @@ final class IdempotentRequest: Sendable {
     let key: String
     let fingerprint: String
     private let savedAnswer = Mutex(false)
+    private let crash: CrashBeforeRecord
 
-    init(userID: String, key: String, fingerprint: String) {
+    init(userID: String, key: String, fingerprint: String, crash: CrashBeforeRecord) {
         self.userID = userID
         self.key = key
         self.fingerprint = fingerprint
+        self.crash = crash
     }
 
     /// Whether the answer was recorded with the effect; the dispatcher records it otherwise.
@@ -26,6 +28,7 @@ final class IdempotentRequest: Sendable {
     /// request may be retried).
     func record(_ response: APIResponse, now: Date, in db: any SQLSession) throws {
         guard response.status.code < 500 else { return }
+        try crash.check()
         try IdempotencyStore.save(db, userID: userID, key: key, fingerprint: fingerprint, response: response, now: now)
         savedAnswer.withLock { $0 = true }
     }

@@ -66,6 +66,38 @@ public final class InProcessFerryServer: Sendable {
         return (Int(response.status.code), answerHeaders, response.body)
     }
 
+    /// The answer to one request during which the server dies, for simulations: where it is
+    /// about to record an idempotency answer (after the request's effect, inside the
+    /// transaction that must hold both), it throws ``ServerDied`` and nothing uncommitted
+    /// stays. Close the server and open it again on its data, as after a crash. A request
+    /// that records no answer (a read) is answered as ``respond(method:path:headers:body:)`` does.
+    public func respond(
+        dyingBeforeRecord: Bool,
+        method: String,
+        path: String,
+        headers: [(String, String)] = [],
+        body: Data? = nil
+    ) async throws -> (status: Int, headers: [String: String], body: Data) {
+        guard dyingBeforeRecord else { return try await respond(method: method, path: path, headers: headers, body: body) }
+        let crash = environment.crashBeforeRecord
+        crash.arm()
+        let answer: (status: Int, headers: [String: String], body: Data)
+        do {
+            answer = try await respond(method: method, path: path, headers: headers, body: body)
+        } catch {
+            _ = crash.disarm()
+            throw error
+        }
+        if crash.disarm() { throw ServerDied() }
+        return answer
+    }
+
+    /// The last change sequence of the server's entities: it moves with every change that
+    /// commits, for simulations that check what a request left behind.
+    public func changeSequence() async throws -> Int {
+        try await environment.database.read { db in try Entities.highestSequence(db) }
+    }
+
     /// Closes the database; a server opened again on the same data directory finds what
     /// was committed.
     public func close() async {

@@ -14,6 +14,8 @@ final class ServerEnvironment: Sendable {
     let logger: Logger
     let passwords: Passwords
     let metrics: ServerMetrics
+    /// Kills the server inside a write, for simulations (`InProcessFerryServer`); never armed otherwise.
+    let crashBeforeRecord = CrashBeforeRecord()
 
     init(configuration: FerryServerConfiguration, database: ServerDatabase, metrics: ServerMetrics) {
         self.configuration = configuration
