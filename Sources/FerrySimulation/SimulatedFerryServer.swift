@@ -28,6 +28,19 @@ struct SimulatedFerryServer: SimulatedServer {
         return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
     }
 
+    func respondDying(method: String, path: String, headers: [(String, String)], body: Data?) async throws -> HTTPResponse? {
+        do {
+            let answer = try await server.respond(dyingBeforeRecord: true, method: method, path: path, headers: headers, body: body)
+            return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        } catch is ServerDied {
+            return nil
+        }
+    }
+
+    func changeSequence() async throws -> Int {
+        try await server.changeSequence()
+    }
+
     func stop() async {
         await server.close()
     }

@@ -7,11 +7,14 @@ import Synchronization
 /// a batch, in the order the server ran them.
 ///
 /// Two effects for one key is a write applied twice; keys whose operations share an
-/// entity must run in the order the device queued them.
+/// entity must run in the order the device queued them. It also keeps the requests during
+/// which the server died and that left a change behind (torn writes).
 public final class ApplyLedger: Sendable {
     private struct State {
         var effects: [String: Int] = [:]
         var order: [String] = []
+        var torn: [[String]] = []
+        var deaths = 0
     }
 
     private let state = Mutex(State())
@@ -26,6 +29,31 @@ public final class ApplyLedger: Sendable {
 
     /// Every key whose effect ran, in the order it ran (first time only).
     public var order: [String] { state.withLock { $0.order } }
+
+    /// The `Idempotency-Key`s of each request during which the server died and after which
+    /// its data had changed, in the order they came.
+    public var tornWrites: [[String]] { state.withLock { $0.torn } }
+
+    /// How many times the server died in a request.
+    public var serverDeaths: Int { state.withLock { $0.deaths } }
+
+    /// Records that the server died during `request`; `keptChange` when its data had
+    /// changed after it started again.
+    func recordDeath(in request: PreparedRequest, path: String, keptChange: Bool) {
+        state.withLock { $0.deaths += 1 }
+        guard keptChange else { return }
+        var keys: [String] = []
+        if request.method == "POST", path.hasSuffix("/v1/batch") {
+            let requests = request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["requests"]
+            for case let item as [String: Any] in requests as? [Any] ?? [] {
+                let headers = (item["headers"] as? [String: String]) ?? [:]
+                if let key = Self.idempotencyKey(headers) { keys.append(key) }
+            }
+        } else if let key = request.header("Idempotency-Key") {
+            keys.append(key)
+        }
+        state.withLock { $0.torn.append(keys) }
+    }
 
     /// Records the server's answer to `request`.
     func record(_ request: PreparedRequest, path: String, answer: HTTPResponse) {
@@ -46,8 +74,7 @@ public final class ApplyLedger: Sendable {
             guard let request = request as? [String: Any], let response = response as? [String: Any],
                 let status = response["status"] as? Int
             else { continue }
-            let headers = (request["headers"] as? [String: String]) ?? [:]
-            guard let key = headers.first(where: { $0.key.lowercased() == "idempotency-key" })?.value else { continue }
+            guard let key = Self.idempotencyKey((request["headers"] as? [String: String]) ?? [:]) else { continue }
             let answered = (response["headers"] as? [String: String]) ?? [:]
             record(key: key, status: status, replayed: Self.isReplay(answered))
         }
@@ -59,6 +86,10 @@ public final class ApplyLedger: Sendable {
             if state.effects[key] == nil { state.order.append(key) }
             state.effects[key, default: 0] += 1
         }
+    }
+
+    private static func idempotencyKey(_ headers: [String: String]) -> String? {
+        headers.first { $0.key.lowercased() == "idempotency-key" }?.value
     }
 
     private static func isReplay(_ headers: [String: String]) -> Bool {

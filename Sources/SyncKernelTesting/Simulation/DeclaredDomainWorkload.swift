@@ -6,7 +6,9 @@ import SyncKernel
 /// wins), from every device: the workload a new domain gets with no code of its own.
 ///
 /// Checks: every device holds the server's documents; a document only one device wrote
-/// ends on the server as that device showed it after its last acknowledged write.
+/// ends on the server as that device showed it after its last acknowledged write; a
+/// device never shows as a document what is not one (`garbled`: not a JSON object, or
+/// another entity).
 public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendable {
     public let name: String
     let domain: String
@@ -57,6 +59,17 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
             }
         }
         return violations
+    }
+
+    public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] {
+        let rows = try await device.runtime.store.read { [domain] db in
+            try DeclaredEntities.list(domain: domain, in: db).map { ($0.entity, $0.body) }
+        }
+        return rows.compactMap { entity, body in
+            let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            if let object, object["id"].map({ $0 as? String == entity }) ?? true { return nil }
+            return SimulationViolation("garbled", "device \(device.index) shows \(domain) \(entity) as \(body.prefix(60)), not a document")
+        }
     }
 
     /// The fields of each local document, without the server's bookkeeping.

@@ -72,7 +72,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         seed: UInt64,
         setup: DeviceSetup,
         ledger: ApplyLedger,
-        server: @escaping @Sendable () -> (any SimulatedServer)?
+        server: @escaping @Sendable () -> (any SimulatedServer)?,
+        restartServer: @escaping @Sendable () async throws -> Void
     ) {
         self.index = index
         self.directory = directory
@@ -80,7 +81,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         self.setup = setup
         self.ledger = ledger
         self.random = Mutex(SeededRandom(seed: seed))
-        self.network = SimulatedNetwork(server: server, otherHosts: setup.otherHosts, ledger: ledger)
+        self.network = SimulatedNetwork(
+            server: server,
+            otherHosts: setup.otherHosts,
+            restartServer: restartServer,
+            ledger: ledger
+        )
         network.onCrash { [unowned self] in await self.dieInFlight() }
     }
 

@@ -18,18 +18,23 @@ final class SimulatedNetwork: Sendable {
     private let state = Mutex(State())
     private let server: @Sendable () -> (any SimulatedServer)?
     private let otherHosts: [String: any SimulatedServer]
+    private let restartServer: @Sendable () async throws -> Void
     private let ledger: ApplyLedger
     /// Called when a fault kills the device in the middle of a request; never returns
     /// while the simulation runs.
     private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
+    /// Called before each request: the device between two requests.
+    private let requestHandler = Mutex<(@Sendable () async -> Void)?>(nil)
 
     init(
         server: @escaping @Sendable () -> (any SimulatedServer)?,
         otherHosts: [String: any SimulatedServer],
+        restartServer: @escaping @Sendable () async throws -> Void,
         ledger: ApplyLedger
     ) {
         self.server = server
         self.otherHosts = otherHosts
+        self.restartServer = restartServer
         self.ledger = ledger
     }
 
@@ -37,6 +42,9 @@ final class SimulatedNetwork: Sendable {
     func onCrash(_ handler: @escaping @Sendable () async -> Void) { crashHandler.withLock { $0 = handler } }
 
     private func crash() async { await crashHandler.withLock { $0 }?() }
+
+    /// What to call before each request.
+    func onRequest(_ handler: @escaping @Sendable () async -> Void) { requestHandler.withLock { $0 = handler } }
 
     var isOnline: Bool {
         get { state.withLock { $0.online } }
@@ -52,8 +60,10 @@ final class SimulatedNetwork: Sendable {
     /// Every request a life of the device tried to send, in order.
     var sent: [SentRequest] { state.withLock { $0.sent } }
 
-    /// Arms `fault` for the next request.
-    func arm(_ fault: SimulationEvent.RequestFault) { state.withLock { $0.faults.append(fault) } }
+    /// Arms `fault` for the next request (`refuse-token` for the next two that carry a token).
+    func arm(_ fault: SimulationEvent.RequestFault) {
+        state.withLock { $0.faults += fault == .refuseToken ? [fault, fault] : [fault] }
+    }
 
     /// Forgets every armed fault.
     func disarm() { state.withLock { $0.faults.removeAll() } }
@@ -77,13 +87,17 @@ final class SimulatedNetwork: Sendable {
     }
 
     private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
+        if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?() }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
+        let other = host.flatMap { otherHosts[$0] }
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
             let link: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
             state.sent.append(SentRequest(method: request.method, host: host, path: path, link: link))
             guard state.online else { throw TransportFailure(reason: "the device is offline") }
-            return state.faults.isEmpty ? nil : state.faults.removeFirst()
+            guard let next = state.faults.first else { return nil }
+            if next == .refuseToken, other != nil || request.header("Authorization") == nil { return nil }
+            return state.faults.removeFirst()
         }
         switch fault {
         case .dropRequest: throw TransportFailure(reason: "the request was lost")
@@ -102,13 +116,24 @@ final class SimulatedNetwork: Sendable {
                 headers: ["content-type": "application/json"],
                 body: Data(#"{"error":{"code":"internal","message":"injected"}}"#.utf8)
             )
+        case .refuseToken:
+            return HTTPResponse(
+                status: 401,
+                headers: ["content-type": "application/json"],
+                body: Data(#"{"error":{"code":"unauthorized","message":"the access token was refused"}}"#.utf8)
+            )
         default: break
         }
-        let other = host.flatMap { otherHosts[$0] }
         guard let server = other ?? server() else { throw TransportFailure(reason: "the server is down") }
         let answer: HTTPResponse
         do {
-            answer = try await server.respond(method: request.method, path: path, headers: request.headers, body: request.body)
+            if fault == .serverDies, other == nil {
+                answer = try await answerOrDie(request, path: path, from: server)
+            } else {
+                answer = try await server.respond(method: request.method, path: path, headers: request.headers, body: request.body)
+            }
+        } catch let failure as TransportFailure {
+            throw failure
         } catch {
             throw TransportFailure(reason: "the server failed: \(error)")
         }
@@ -133,6 +158,21 @@ final class SimulatedNetwork: Sendable {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         return String(rest.prefix { $0 != "/" && $0 != ":" && $0 != "?" })
+    }
+
+    /// Sends `request` to a server that dies before it records its answer. A server that
+    /// died starts again on its data, which must hold nothing of the request: what it kept
+    /// without its idempotency record, a resend would run again (a torn write).
+    private func answerOrDie(_ request: PreparedRequest, path: String, from server: any SimulatedServer) async throws -> HTTPResponse {
+        let before = try await server.changeSequence()
+        let headers = request.headers
+        if let answer = try await server.respondDying(method: request.method, path: path, headers: headers, body: request.body) {
+            return answer
+        }
+        try await restartServer()
+        let after = try await self.server()?.changeSequence()
+        ledger.recordDeath(in: request, path: path, keptChange: after != before)
+        throw TransportFailure(reason: "the server died before it recorded its answer")
     }
 
     /// The path and query of `url`: what follows its scheme and host.

@@ -54,6 +54,15 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case crashBeforeSend = "crash-before-send"
         /// The device dies after the server handled the request, before the answer arrives.
         case crashAfterApply = "crash-after-apply"
+        /// The server refuses the access token of the device's next request and the one its
+        /// refresh gives (a session store lagging behind): two 401s in a row, though the
+        /// session stands. Requests without a token (a refresh, a login) and requests to
+        /// other hosts pass it by.
+        case refuseToken = "refuse-token"
+        /// The server dies inside the transaction of the request, after its effect and
+        /// before its idempotency record, and starts again on its data: no answer. A request
+        /// that records nothing (a read) is answered.
+        case serverDies = "server-dies"
     }
 
     /// The event as one line of a trace; `init?(line:)` reads it back.

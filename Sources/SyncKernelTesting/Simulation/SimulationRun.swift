@@ -19,6 +19,11 @@ struct SimulationRun {
     private var lastApplied: [String: Int64] = [:]
     /// Devices whose session the server ended on purpose, until a person signs in there.
     private var revoked: Set<Int> = []
+    /// Devices the server refused a valid token of (`refuse-token`): a device may end its
+    /// session on such a refusal, and a person then signs in there.
+    private var refused: Set<Int> = []
+    /// How many torn writes of the ledger have been reported.
+    private var tornRead = 0
 
     init(
         simulation: Simulation,
@@ -39,9 +44,16 @@ struct SimulationRun {
             try await setUp()
             for event in events {
                 steps += 1
-                note("\(event)", await perform(event))
+                let deaths = world.ledger.serverDeaths
+                var outcome = await perform(event)
+                if world.ledger.serverDeaths > deaths {
+                    outcome = (outcome.map { $0 + "; " } ?? "") + "the server died before it recorded an answer; started again"
+                }
+                note("\(event)", outcome)
                 try await checkLedger()
                 for workload in workloads { violations += try await workload.checkStep(world) }
+                try await checkResends()
+                try await checkShown()
                 if !violations.isEmpty { break }
             }
             if violations.isEmpty { try await settle() }
@@ -74,8 +86,14 @@ struct SimulationRun {
                 seed: simulation.options.seed &+ UInt64(index + 1) &* 0x9E37_79B9,
                 setup: simulation.setup,
                 ledger: world.ledger,
-                server: { [world] in world.server }
+                server: { [world] in world.server },
+                restartServer: { [world] in try await world.restartServer() }
             )
+            device.network.onRequest { [world, workloads, unowned device] in
+                for workload in workloads {
+                    if let found = try? await workload.checkShown(on: device) { world.observe(found) }
+                }
+            }
             log?("setup: starting device \(index)")
             try await device.start()
             log?("setup: signing in device \(index)")
@@ -104,11 +122,11 @@ struct SimulationRun {
                 return try await outcome(await device.sync(), of: device, failed: "failed")
             case .wait(let seconds): world.clock.advance(by: seconds)
             case .network(let index, let change): world.devices[index].setNetwork(change)
-            case .fault(let index, let fault): world.devices[index].network.arm(fault)
+            case .fault(let index, let fault):
+                if fault == .refuseToken { refused.insert(index) }
+                world.devices[index].network.arm(fault)
             case .crash(let index): try await world.devices[index].restart()
-            case .restartServer:
-                await world.stopServer()
-                try await world.start(fresh: false)
+            case .restartServer: try await world.restartServer()
             case .revokeSession(let index):
                 guard let token = await world.devices[index].runtime.credentials.accessToken() else { return "no session" }
                 revoked.insert(index)
@@ -117,7 +135,10 @@ struct SimulationRun {
             case .signIn(let index):
                 let device = world.devices[index]
                 let end = await device.run { try await device.signIn() }
-                if case .finished = end { revoked.remove(index) }
+                if case .finished = end {
+                    revoked.remove(index)
+                    refused.remove(index)
+                }
                 return try await outcome(end, of: device, failed: "refused")
             case .diskFull(let index, let full):
                 do {
@@ -162,8 +183,19 @@ struct SimulationRun {
         }
     }
 
-    /// No key applied twice; each entity's operations applied in their queue's order.
+    /// No key applied twice; each entity's operations applied in their queue's order; no
+    /// change left behind by a server that died before it recorded its answer.
     private mutating func checkLedger() async throws {
+        let torn = world.ledger.tornWrites
+        while tornRead < torn.count {
+            let keys = torn[tornRead]
+            tornRead += 1
+            let origins = keys.compactMap { queued[$0] }.map { "\($0.plugin) \($0.entity)" }
+            let device = keys.first.flatMap { queued[$0] }.map { " of device \($0.device)" } ?? ""
+            violations.append(
+                SimulationViolation("torn-write", "the server died before it recorded its answers to \(keys.count) write(s)\(device) (\(origins.joined(separator: ", "))), yet kept a change they made: a resend runs it again")
+            )
+        }
         for key in world.ledger.appliedTwice {
             let origin = queued[key].map { " (device \($0.device), \($0.plugin) \($0.entity))" } ?? ""
             violations.append(SimulationViolation("applied-twice", "the server ran the write \(key)\(origin) \(world.ledger.effects(of: key)) times"))
@@ -180,6 +212,44 @@ struct SimulationRun {
                 )
             }
             lastApplied[entity] = max(lastApplied[entity] ?? origin.seq, origin.seq)
+        }
+    }
+
+    /// What every device shows is something its domains can show: checked now and, as the
+    /// step ran, before each request.
+    private mutating func checkShown() async throws {
+        violations += world.takeObserved()
+        for device in world.devices {
+            for workload in workloads {
+                violations += try await workload.checkShown(on: device).filter { !violations.contains($0) }
+            }
+        }
+    }
+
+    /// The longest a request that got no answer waits before it goes again: the first goes
+    /// at once when the remote answers, later ones back off up to this (`RetryDecision`).
+    static let longestResendWait: TimeInterval = 15
+
+    /// No operation that got no answer waits longer than `longestResendWait` to go again.
+    private mutating func checkResends() async throws {
+        for device in world.devices {
+            let slow = try await device.runtime.store.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT plugin, kind, entity, seq, next_attempt_at - scheduled_at AS wait FROM kernel_operations
+                        WHERE state = 'pending' AND waiting_for = 'connectivity' AND next_attempt_at - scheduled_at > ?
+                        """,
+                    arguments: [Self.longestResendWait + 0.001]
+                ).map { row in
+                    "\(row["plugin"] as String) \(row["kind"] as String) \(row["entity"] as String) #\(row["seq"] as Int64) got no answer and waits \(Int(row["wait"] as Double)) s to go again"
+                }
+            }
+            for operation in slow {
+                violations.append(
+                    SimulationViolation("slow-resend", "device \(device.index): \(operation), more than \(Int(Self.longestResendWait)) s")
+                )
+            }
         }
     }
 
@@ -202,13 +272,18 @@ struct SimulationRun {
             for device in world.devices {
                 let ended = revoked.contains(device.index)
                 guard try await needsSignIn(device) || ended else { continue }
-                if !ended {
+                let session = await device.runtime.credentials.accessToken() != nil
+                // A queue held while the session stands resumes by itself once the device
+                // has another token (checked when the world has settled).
+                if session, !ended { continue }
+                if !ended, !refused.contains(device.index) {
                     violations.append(
                         SimulationViolation("signed-out", "device \(device.index) needs a person to sign in, but the server never ended its session")
                     )
                     return
                 }
                 revoked.remove(device.index)
+                refused.remove(device.index)
                 try await device.signIn()
                 note("sign-in \(device.index)  -> a person signs in again", nil)
             }
@@ -229,6 +304,11 @@ struct SimulationRun {
         }
         try await checkLedger()
         if !drained || !violations.isEmpty {
+            for device in world.devices where try await needsSignIn(device) {
+                violations.append(
+                    SimulationViolation("signed-out", "device \(device.index) holds its queue for a login, though its session stands")
+                )
+            }
             try await reportQueues()
             return
         }

@@ -23,17 +23,24 @@ public protocol SimulationWorkload: AnyObject, Sendable {
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation]
     /// Checks what must hold after every step, faults or not (a cap never passed, say).
     func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation]
+    /// Checks what `device` shows right now, between two of its requests and after every
+    /// step: a person may look at any moment, so it must be something the domain can show.
+    func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation]
 }
 
 extension SimulationWorkload {
     /// Nothing to check between steps.
     public func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation] { [] }
+
+    /// Nothing to check between requests.
+    public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] { [] }
 }
 
 /// An invariant that failed, and how.
 public struct SimulationViolation: Hashable, Sendable, CustomStringConvertible {
-    /// Which invariant: `applied-twice`, `entity-order`, `signed-out`, `not-drained`, `needs-person`,
-    /// `lost-write`, `diverged`, or one a workload names.
+    /// Which invariant: `applied-twice`, `entity-order`, `torn-write`, `slow-resend`,
+    /// `signed-out`, `not-drained`, `needs-person`, `lost-write`, `diverged`, `garbled`, or one
+    /// a workload names.
     public var invariant: String
     /// What was seen.
     public var detail: String

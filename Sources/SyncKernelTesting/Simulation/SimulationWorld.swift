@@ -14,6 +14,8 @@ public final class SimulationWorld: @unchecked Sendable {
     /// The run's folder: the server's data and each device's.
     public let directory: String
     private let current = Mutex<(any SimulatedServer)?>(nil)
+    /// Violations seen in the middle of a step (between a device's requests), until the run reads them.
+    private let observed = Mutex<[SimulationViolation]>([])
     private let startServer: SimulatedServerStarter
 
     init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter) {
@@ -48,6 +50,27 @@ public final class SimulationWorld: @unchecked Sendable {
     func start(fresh: Bool) async throws {
         let server = try await startServer(directory + "/server", clock, fresh)
         current.withLock { $0 = server }
+    }
+
+    /// Notes violations seen in the middle of a step.
+    func observe(_ violations: [SimulationViolation]) {
+        observed.withLock { observed in
+            for violation in violations where !observed.contains(violation) { observed.append(violation) }
+        }
+    }
+
+    /// The violations seen in the middle of a step since the last call.
+    func takeObserved() -> [SimulationViolation] {
+        observed.withLock { observed in
+            defer { observed = [] }
+            return observed
+        }
+    }
+
+    /// The server stops and starts again on its own data, as after a crash.
+    func restartServer() async throws {
+        await stopServer()
+        try await start(fresh: false)
     }
 
     func stopServer() async {

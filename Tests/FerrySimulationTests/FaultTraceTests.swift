@@ -1,0 +1,40 @@
+import FerrySimulation
+import SyncKernelTesting
+import Testing
+
+/// Short traces of the faults and invariants that show the simulator's teeth
+/// (`.ci/sim-teeth`): each passes as the code is, and fails with the defect of its patch.
+@Suite struct FaultTraceTests {
+    /// signed-out with `01-held-queue-never-resumes`: the server refused a valid token and the
+    /// one its refresh gave; the held queue resumes once the device has another token.
+    @Test func aQueueHeldWhileTheSessionStandsResumesByItself() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "fault 0 refuse-token", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+        #expect(verdict.seconds >= 3600, "the hold ended only once the token was renewed")
+    }
+
+    /// slow-resend with `02-unanswered-waits-30s`: a request whose answer was lost goes again
+    /// as soon as the server answers.
+    @Test func aRequestWithoutAnAnswerGoesAgainAtOnce() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "fault 0 lose-answer", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+    }
+
+    /// diverged with `03-junk-answer-replaces-document`: a 200 whose body is junk leaves the
+    /// local document as it was.
+    @Test func aJunkAnswerLeavesTheLocalDocument() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "fault 0 junk-answer", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+    }
+
+    /// torn-write with `05-batch-records-apart-from-effects`: the server dies inside a batch,
+    /// after its effects and before their records, and keeps nothing of it.
+    @Test func aServerThatDiesInsideABatchKeepsNothingOfIt() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 0 notes put a 1", "act 0 notes put b 2", "fault 0 server-dies", "sync 0"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("the server died") })
+    }
+}
