@@ -13,6 +13,13 @@ import Testing
         #expect(verdict.seconds >= 3600, "the hold ended only once the token was renewed")
     }
 
+    /// A person signed in while a refusal was still to come: when it ends the new session,
+    /// the person signs in again (the harness's defect, found on seed 344).
+    @Test func aRefusalAfterASignInEndsNoSessionForGood() async {
+        let verdict = await FoundTraceTests.run(["fault 2 refuse-token", "sign-in 2", "sync 2"], seed: 344)
+        #expect(verdict.violations == [])
+    }
+
     /// slow-resend with `02-unanswered-waits-30s`: a request whose answer was lost goes again
     /// as soon as the server answers.
     @Test func aRequestWithoutAnAnswerGoesAgainAtOnce() async {

@@ -65,6 +65,9 @@ final class SimulatedNetwork: Sendable {
         state.withLock { $0.faults += fault == .refuseToken ? [fault, fault] : [fault] }
     }
 
+    /// Whether `fault` is armed for a request to come.
+    func isArmed(_ fault: SimulationEvent.RequestFault) -> Bool { state.withLock { $0.faults.contains(fault) } }
+
     /// Forgets every armed fault.
     func disarm() { state.withLock { $0.faults.removeAll() } }
 

@@ -137,7 +137,8 @@ struct SimulationRun {
                 let end = await device.run { try await device.signIn() }
                 if case .finished = end {
                     revoked.remove(index)
-                    refused.remove(index)
+                    // A refusal still to come may end the new session too.
+                    if !device.network.isArmed(.refuseToken) { refused.remove(index) }
                 }
                 return try await outcome(end, of: device, failed: "refused")
             case .diskFull(let index, let full):
