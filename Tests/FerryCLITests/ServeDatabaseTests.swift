@@ -14,6 +14,16 @@ struct ServeDatabaseTests {
         #expect(result.error.contains("postgres://USER[:PASSWORD]@HOST:PORT/DATABASE"), "\(result.error)")
     }
 
+    @Test func aBadParameterIsAUsageErrorThatNeverRepeatsThePassword() async throws {
+        let ferry = try FerryExecutable.configured("")
+        let result = try await ferry.run(
+            ["serve", "--port", "0", "--database", "postgres://ferry:s3cret-pw@127.0.0.1/ferry?sslmode=always"]
+        )
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains("sslmode 'always'") && result.error.contains("verify-full"), "\(result.error)")
+        #expect(!(result.output + result.error).contains("s3cret-pw"), "\(result.error)")
+    }
+
     @Test func aDatabaseThatCannotBeReachedEndsTheCommandWithoutThePassword() async throws {
         let ferry = try FerryExecutable.configured("")
         let result = try await ferry.run(["serve", "--port", "0"], environment: ["FERRY_DATABASE_URL": "postgres://ferry:s3cret-pw@127.0.0.1:1/ferry"])

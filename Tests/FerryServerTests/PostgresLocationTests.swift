@@ -15,9 +15,21 @@ struct PostgresLocationTests {
         #expect(try PostgresLocation(url: "postgresql://me@127.0.0.1/app").schema == "public")
     }
 
+    @Test func tlsAndPoolSizeComeFromTheURLWithLibpqsDefault() throws {
+        let plain = try PostgresLocation(url: "postgres://me@db/app")
+        #expect(plain.tls == .prefer && plain.rootCertificates == nil && plain.poolSize == 8)
+        let strict = try PostgresLocation(
+            url: "postgres://me:s3cret@db/app?sslmode=verify-full&sslrootcert=/etc/ca.pem&pool_size=20"
+        )
+        #expect(strict.tls == .verifyFull && strict.rootCertificates == "/etc/ca.pem" && strict.poolSize == 20)
+        #expect(strict.description == "postgres://me@db:5432/app?sslmode=verify-full&sslrootcert=/etc/ca.pem&pool_size=20")
+    }
+
     @Test(arguments: [
         "http://ferry:s3cret@host/db", "postgres://host/db", "postgres://ferry:s3cret@host",
-        "postgres://ferry:s3cret@host/db?schema=Robert';DROP", "postgres://ferry:s3cret@host/db?sslmode=require",
+        "postgres://ferry:s3cret@host/db?schema=Robert';DROP", "postgres://ferry:s3cret@host/db?sslmode=always",
+        "postgres://ferry:s3cret@host/db?pool_size=0", "postgres://ferry:s3cret@host/db?pool_size=many",
+        "postgres://ferry:s3cret@host/db?ssl=true",
     ])
     func anUnusableURLIsRefusedWithoutRepeatingIt(_ url: String) {
         let error = #expect(throws: PostgresLocationError.self) { try PostgresLocation(url: url) }

@@ -34,11 +34,10 @@ struct ServeCommand: AsyncParsableCommand {
     ) var data: String?
     @Option(
         help: ArgumentHelp(
-            "A PostgreSQL database to store everything in instead of SQLite: postgres://USER[:PASSWORD]@HOST:PORT/DATABASE[?schema=NAME] (also $FERRY_DATABASE_URL, which keeps a password out of the process list).",
+            "A PostgreSQL database to store everything in instead of SQLite: postgres://USER[:PASSWORD]@HOST:PORT/DATABASE[?schema=NAME&sslmode=MODE&sslrootcert=FILE&pool_size=N] (also $FERRY_DATABASE_URL, which keeps a password out of the process list). sslmode: disable, prefer (default), require, verify-ca, verify-full.",
             valueName: "url"
-        ),
-        transform: ServeCommand.database
-    ) var database: PostgresLocation?
+        )
+    ) var database: String?
     @Flag(help: "Load demo data (idempotent).") var seedDemo = false
     @Flag(help: "Log at debug level.") var verbose = false
     @Option(
@@ -90,28 +89,21 @@ struct ServeCommand: AsyncParsableCommand {
         return port
     }
 
-    /// A database URL from `--database`; the error never repeats the URL (it may carry a password).
-    static func database(_ text: String) throws -> PostgresLocation {
-        do {
-            return try PostgresLocation(url: text)
-        } catch {
-            throw ValidationError("--database: \(error.message)")
-        }
-    }
-
     /// The PostgreSQL database of `--database` or `$FERRY_DATABASE_URL`, nil for SQLite;
-    /// `--data` with it is refused, as it would be unused.
+    /// `--data` with it is refused, as it would be unused. Errors never repeat the URL (it
+    /// may carry a password), which is why `--database` is read here and not by the parser.
     var postgres: PostgresLocation? {
         get throws {
-            var location = database
-            if location == nil, let url = ProcessEnvironment.value("FERRY_DATABASE_URL"), !url.isEmpty {
-                do {
-                    location = try PostgresLocation(url: url)
-                } catch {
-                    throw ValidationError("$FERRY_DATABASE_URL: \(error.message)")
-                }
+            let given = database.map { ("--database", $0) }
+                ?? ProcessEnvironment.value("FERRY_DATABASE_URL").flatMap { $0.isEmpty ? nil : ("$FERRY_DATABASE_URL", $0) }
+            guard let (source, url) = given else { return nil }
+            let location: PostgresLocation
+            do {
+                location = try PostgresLocation(url: url)
+            } catch {
+                throw ValidationError("\(source): \(error.message)")
             }
-            if location != nil, data != nil {
+            if data != nil {
                 throw ValidationError(
                     "--data and --database are alternatives: the server keeps everything in one of them."
                 )

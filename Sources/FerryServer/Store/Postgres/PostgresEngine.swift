@@ -31,15 +31,9 @@ final class PostgresEngine: StorageEngine {
     static func open(
         _ location: PostgresLocation,
         busyTimeout: TimeInterval,
-        maximumConnections: Int = 8,
         logger: Logger
     ) async throws -> PostgresEngine {
-        let engine = PostgresEngine(
-            location,
-            busyTimeout: busyTimeout,
-            maximumConnections: maximumConnections,
-            logger: logger
-        )
+        let engine = PostgresEngine(location, tls: try location.connectionTLS(), busyTimeout: busyTimeout, logger: logger)
         do {
             try await engine.classified { try await engine.migrate() }
         } catch {
@@ -49,14 +43,19 @@ final class PostgresEngine: StorageEngine {
         return engine
     }
 
-    private init(_ location: PostgresLocation, busyTimeout: TimeInterval, maximumConnections: Int, logger: Logger) {
+    private init(
+        _ location: PostgresLocation,
+        tls: PostgresConnection.Configuration.TLS,
+        busyTimeout: TimeInterval,
+        logger: Logger
+    ) {
         var configuration = PostgresConnection.Configuration(
             host: location.host,
             port: location.port,
             username: location.user,
             password: location.password,
             database: location.database,
-            tls: .disable
+            tls: tls
         )
         configuration.options.additionalStartupParameters = [
             ("application_name", "ferry"),
@@ -69,10 +68,10 @@ final class PostgresEngine: StorageEngine {
         self.pool = PostgresConnectionPool(
             configuration: configuration,
             name: location.description,
-            maximum: maximumConnections,
+            maximum: location.poolSize,
             logger: logger
         )
-        self.threads = NIOThreadPool(numberOfThreads: maximumConnections)
+        self.threads = NIOThreadPool(numberOfThreads: location.poolSize)
         threads.start()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// Which PostgreSQL failures mean "the database cannot be used now" (answered 503, safe to
@@ -49,12 +50,21 @@ enum PostgresFailure {
     static func summary(of error: any Error) -> String {
         if let error = error as? PSQLError {
             if let state = error.serverInfo?[.sqlState] { return "SQLSTATE \(state)" }
+            if error.code == .sslUnsupported { return "the database does not offer TLS, which its URL's sslmode requires" }
             return error.underlying.map { "\(error.code): \(summary(of: $0))" } ?? "\(error.code)"
         }
         if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
             return summary(of: first.error)
         }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        // TLS errors name certificates and OpenSSL's reasons, never a URL or password.
+        if error is NIOSSLError || error is BoringSSLError {
+            let reason = "\(error)"
+            if reason.contains("CERTIFICATE_VERIFY_FAILED") {
+                return "TLS: the database's certificate is not signed by an authority this server trusts, or does not name the URL's host (name the authority's PEM file with sslrootcert, or use sslmode=require)"
+            }
+            return "TLS: \(reason.split(separator: " at /").first ?? Substring(reason))"
+        }
         return String(describing: type(of: error))
     }
 }
