@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "PluginGuideTests",
             dependencies: [
-                "SyncKernel", "SyncKernelTesting", "FerryServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "SyncKernel", "SyncKernelTesting", "FerryServerTesting", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -1,6 +1,4 @@
-import FerryServer
-import Foundation
-import Logging
+import FerryServerTesting
 import SyncKernel
 import SyncKernelTesting
 import Testing
@@ -8,18 +6,12 @@ import Testing
 @Suite("The plugin guide: favourites against an in-process FerryServer")
 struct FavouritesTests {
     @Test func aSaveMadeOfflineReachesTheServerAndAPullBringsTheRest() async throws {
-        let server = try await FerryServer.start(
-            FerryServerConfiguration(port: 0, seedDemo: true, logger: Logger(label: "guide", factory: { _ in SwiftLogNoOpLogHandler() }))
-        )
-        let login = try await HTTPTransport(baseURL: server.baseURL).send(
-            try .json("POST", "/v1/auth/login", body: ["username": "demo", "password": "demo-password"])
-        )
-        let token = try #require(try JSONSerialization.jsonObject(with: login.body) as? [String: Any])["access_token"]
+        let server = try await DemoFerryServer.start()
         let test = try await TestRuntime.make(
             server: server.baseURL,
             yaml: "plugins:\n  favourites: {}\n",
             plugins: [FavouritesPlugin.self],
-            credentials: StaticCredentials(token: token as? String)
+            credentials: StaticCredentials(token: try await server.login())
         )
 
         // Offline, the write answers at once and waits in the queue.
