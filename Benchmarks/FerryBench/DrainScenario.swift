@@ -234,7 +234,12 @@ struct DrainScenario {
         BenchControl.shared.reset()
         let elapsed = try await measure { _ = try await engine.runOnce() }
         let sent = BenchControl.shared.sends
-        guard sent == count else { throw BenchError("the kernel drain sent \(sent) of \(count) operations") }
+        guard sent == count else {
+            let queue = try await QueueInspector(runtime: runtime).status().plugins.map {
+                "\($0.plugin): \($0.pending) pending, \($0.backingOff) backing off, \($0.waitingForConnectivity) unanswered, \($0.dead) dead"
+            }
+            throw BenchError("the kernel drain made \(sent) sends for \(count) operations (\(tag)); after it: \(queue)")
+        }
         return Double(sent) / elapsed.seconds
     }
 
