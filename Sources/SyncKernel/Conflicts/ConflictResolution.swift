@@ -102,6 +102,7 @@ enum ConflictOutcome: Sendable {
         case .remote:
             try plugin.adoptRemote(report, in: db)
             try OutboxQueries.delete(operation.sequence, in: db)
+            try RemoteIdentity.adopt(report, of: operation, plugin: plugin, now: now, in: db)
             try Rebase.entity(operation.entity, of: plugin, from: .elsewhere, in: db)
         case .local, .merged:
             let attempts = operation.attempts + 1

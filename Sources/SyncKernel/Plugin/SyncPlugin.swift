@@ -74,6 +74,15 @@ public protocol SyncPlugin: Sendable {
     /// Adopts the remote's state after a conflict the remote won. Default: nothing to adopt.
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws
 
+    /// The remote entity that a local one turned out to be, when the remote refused its
+    /// creation because that entity already stands in its place (a round started offline
+    /// while the group had one active: one active round per group). The kernel maps the
+    /// local id to it as if the create had returned it (`remap(localID:to:in:)` included),
+    /// after `adoptRemote`, so the writes queued on the local entity go to the remote one
+    /// instead of waiting for an id that will never come. Default: nil, the local entity
+    /// is gone and writes waiting for it end as dead letters that say so.
+    func remoteIdentity(of conflict: ConflictReport) -> String?
+
     /// The fields of the remote's entity that `operation` sets, as a JSON object keyed as
     /// the entity is (a cleared field as `null`), so that a conflict on it is merged field
     /// by field: only a field the remote also changed, to another value, is a conflict, and
@@ -163,6 +172,9 @@ extension SyncPlugin {
 
     /// Nothing to adopt.
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {}
+
+    /// Nil: a local entity the remote refused is gone.
+    public func remoteIdentity(of conflict: ConflictReport) -> String? { nil }
 
     /// Throws a `plugin` error: this plugin cannot merge, so the conflict waits for a person.
     public func merge(base: Data?, local: Data, remote: Data, kind: String) throws -> Data {
