@@ -87,6 +87,13 @@ public struct FamilyPlugin: SyncPlugin {
         try FamilyConflicts.adopt(conflict, in: db)
     }
 
+    /// The active round a round started offline lost to, or the member a member added
+    /// offline already was: the writes queued on the local one go to it.
+    public func remoteIdentity(of conflict: ConflictReport) -> String? {
+        FamilyConflicts.remoteIdentity(of: conflict)
+    }
+
+    /// Which movie won a pick race, or where a round started offline went.
     public func describe(_ conflict: ConflictReport) -> String? {
         FamilyConflicts.describe(conflict)
     }

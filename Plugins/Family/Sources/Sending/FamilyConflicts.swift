@@ -8,6 +8,7 @@ import SyncKernel
 enum FamilyConflicts {
     /// Names the movie that won a pick race; nil for other conflicts.
     static func describe(_ conflict: ConflictReport) -> String? {
+        if let started = describeRoundStart(conflict) { return started }
         guard conflict.kind == FamilyKind.pick.rawValue, let remote = conflict.remote,
             let pick = try? JSONDecoder().decode(FamilyPick.self, from: remote)
         else { return nil }
