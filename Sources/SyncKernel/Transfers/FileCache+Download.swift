@@ -96,22 +96,18 @@ extension FileCache {
         let size = FileDownloader.size(of: partial)
         if let expected = request.expectedBytes ?? result.total, size != expected {
             try await discard(row, partial: partial)
-            throw FerryError(
-                .file,
-                "the download of \(key) has \(size) bytes where \(expected) were expected; the file was discarded"
-            )
+            throw Self.wrongSize(key: key, size: size, expected: expected)
         }
         var digest: String?
         if let wanted = request.sha256?.lowercased() {
-            digest = try SHA256Hasher.hex(fileAt: partial)
-            guard digest == wanted else {
+            let found = try SHA256Hasher.hex(fileAt: partial)
+            digest = found
+            guard found == wanted else {
                 try await discard(row, partial: partial)
-                throw FerryError(
-                    .file,
-                    "the download of \(key) does not match its SHA-256 checksum; the file was discarded"
-                )
+                throw checksumMismatch(key: key, digest: found)
             }
         }
+        mismatches[key] = nil
         if request.expectedBytes == nil {
             do {
                 try await makeRoom(for: size, key: key, pinned: request.pinned, onDisk: size)

@@ -39,6 +39,9 @@ public actor FileCache {
     /// The room held for downloads under way, by key: counted by every other download's
     /// room check until the file is in place (or failed).
     var reservations: [String: (bytes: Int64, pinned: Bool)] = [:]
+    /// The SHA-256 of the last download of each key that did not match its checksum
+    /// (`checksumMismatch`): the same content twice in a row is the remote's own file.
+    var mismatches: [String: String] = [:]
 
     /// Creates a cache of files under `root`, indexed in `store` under `owner`.
     ///

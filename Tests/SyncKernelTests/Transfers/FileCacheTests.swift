@@ -167,7 +167,8 @@ struct FileCacheTests {
                     TransferRequest(key: "a", url: "\(url)/files/a.bin", relativePath: "a.bin", expectedBytes: 1001)
                 )
             }
-            #expect(error?.code == .file)
+            // Transient: it may be an answer cut short on the way (FileCacheVerificationTests).
+            #expect(error?.code == .remoteUnavailable)
             #expect(!fixture.exists("a.bin"))
         }
     }
