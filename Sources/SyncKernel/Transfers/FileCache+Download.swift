@@ -151,11 +151,14 @@ extension FileCache {
     /// is downloaded, and holds it (`reservations`) until the download ends: fails with
     /// `storage_unavailable` when pinned files, with the pinned downloads under way, leave
     /// no room for it in the budget; evicts unpinned files least recently used first until
-    /// it fits beside the downloads under way; fails when the disk has less free space than
-    /// the rest of the file needs. A partial file stays for a later resume.
+    /// it fits beside the downloads under way, and fails when it still does not (the room
+    /// is held by downloads under way, which cannot be evicted before they end); fails when
+    /// the disk has less free space than the rest of the file needs. A partial file stays
+    /// for a later resume.
     private func makeRoom(for size: Int64, key: String, pinned: Bool, onDisk: Int64) async throws {
         // Counted and held before the first suspension, so that downloads checking at the
         // same time see each other: the later one counts the earlier one's room.
+        let othersKeys = reservations.keys.filter { $0 != key }
         let others = reservations.filter { $0.key != key }.values
         let reservedPinned = others.filter(\.pinned).reduce(0) { $0 + $1.bytes }
         let reserved = others.reduce(0) { $0 + $1.bytes }
@@ -175,6 +178,7 @@ extension FileCache {
             }
             if totalBytes + reserved + size > maxBytes {
                 _ = try await evict(toFit: maxBytes - size - reserved, protecting: key)
+                try await refuseIfStillFull(size: size, key: key, counting: Set(othersKeys), maxBytes: maxBytes)
             }
         }
         let free = Self.freeDiskBytes(at: root)
