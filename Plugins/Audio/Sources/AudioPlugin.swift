@@ -26,6 +26,10 @@ public struct AudioPlugin: SyncPlugin {
     ]
     /// The plugin's tables.
     public static let migrations = AudioSchema.migrations
+    /// Each download goes in a delivery of its own: one at a time per runner slot
+    /// (`sync.concurrency`), so that downloads take their room in the cap in the order
+    /// they are due, not in whichever order downloads running at once reach it.
+    public static let sendsAlone = true
 
     /// The plugin's settings from `config.yaml`.
     public let settings: AudioSettings

@@ -258,7 +258,7 @@ public actor SyncEngine: Service {
             overrides: overrides,
             account: await runtime.credentials.account(),
             batchSize: runtime.configuration.kernel.sync.batchSize,
-            unbatched: unbatched
+            unbatched: unbatched.union(runtime.registry.sendingAlone)
         )
     }
 

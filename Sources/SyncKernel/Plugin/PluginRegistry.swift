@@ -17,6 +17,12 @@ public struct PluginRegistry: Sendable {
     /// The names of the enabled plugins and declared domains, in `plugins` order.
     public var names: [String] { plugins.map(\.pluginName) }
 
+    /// The enabled plugins whose operations each go in a delivery of their own
+    /// (`SyncPlugin.sendsAlone`).
+    var sendingAlone: Set<String> {
+        Set(plugins.filter { type(of: $0).sendsAlone }.map(\.pluginName))
+    }
+
     /// The plugin types that `configuration` enables, after checking that it names only known plugins.
     static func enabledTypes(
         _ types: [any SyncPlugin.Type],

@@ -27,6 +27,12 @@ public protocol SyncPlugin: Sendable {
     static var operations: [String: OperationPolicy] { get }
     /// The plugin's schema steps, ids prefixed with the plugin's name.
     static var migrations: [StoreMigration] { get }
+    /// Whether each of the plugin's operations goes in a delivery of its own, never beside
+    /// others of the plugin in one batch: for sends that are transfers rather than
+    /// requests. Nothing in a file download can be batched, and the downloads of one
+    /// delivery would run at once, taking their room in the file cache in an order nobody
+    /// chose. Default: false, operations go together (`sync.batch_size`).
+    static var sendsAlone: Bool { get }
 
     /// This instance's name: `Self.name` for a plugin type, the section name for a domain
     /// declared in YAML.
@@ -136,6 +142,8 @@ public struct EmptySettings: Codable, Sendable {
 extension SyncPlugin {
     /// No summary line.
     public static var summary: String { "" }
+    /// False: operations go together in batches.
+    public static var sendsAlone: Bool { false }
     /// `Self.name`.
     public var pluginName: String { Self.name }
     /// No tables of its own.
