@@ -32,7 +32,9 @@ struct SendsAloneTests {
                 queue.enqueue(NewOperation(plugin: "items", kind: "put", entity: key, payloadJSON: Data("{}".utf8)))
             }
             for key in ["x", "y", "z"] {
-                queue.enqueue(NewOperation(plugin: "transfers", kind: "fetch", entity: key, payloadJSON: Data("{}".utf8)))
+                queue.enqueue(
+                    NewOperation(plugin: "transfers", kind: "fetch", entity: key, payloadJSON: Data("{}".utf8))
+                )
             }
         }
         let deliveries = try await SyncEngine(runtime: test.runtime).leaseDue(slots: 4)

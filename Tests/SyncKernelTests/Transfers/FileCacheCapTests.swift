@@ -34,7 +34,13 @@ struct FileCacheCapTests {
     }
 
     static func request(_ key: String, pinned: Bool) -> TransferRequest {
-        TransferRequest(key: key, url: "/files/\(key)", expectedBytes: 1000, pinned: pinned, use: pinned ? .now : .notYet)
+        TransferRequest(
+            key: key,
+            url: "/files/\(key)",
+            expectedBytes: 1000,
+            pinned: pinned,
+            use: pinned ? .now : .notYet
+        )
     }
 
     @Test func aKeptFileIsRefusedWhileAFileFetchedAheadHoldsTheRoomAndGoesOnceItEnded() async throws {
@@ -49,13 +55,20 @@ struct FileCacheCapTests {
         )
         let ahead = Task { try await cache.fetch(Self.request("ahead", pinned: false)) }
         var arrivals = executor.arrivals.makeAsyncIterator()
-        #expect(await arrivals.next() == "https://own.test/files/ahead", "the file fetched ahead has its room and is on its way")
+        #expect(
+            await arrivals.next() == "https://own.test/files/ahead",
+            "the file fetched ahead has its room and is on its way"
+        )
 
-        let refused = await #expect(throws: FerryError.self) { try await cache.fetch(Self.request("kept", pinned: true)) }
+        let refused = await #expect(throws: FerryError.self) {
+            try await cache.fetch(Self.request("kept", pinned: true))
+        }
         #expect(refused?.code == .storageUnavailable && refused?.message.contains("goes again") == true)
         let failure = refused.map { FailureClass.classify($0, now: Date(timeIntervalSince1970: 0)) }
         guard case .transient? = failure else {
-            Issue.record("a file refused for room held by downloads under way goes again, not \(String(describing: failure))")
+            Issue.record(
+                "a file refused for room held by downloads under way goes again, not \(String(describing: failure))"
+            )
             executor.release()
             return
         }

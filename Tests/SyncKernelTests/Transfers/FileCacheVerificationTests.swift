@@ -16,7 +16,9 @@ struct FileCacheVerificationTests {
         init() throws {
             cache = FileCache(
                 owner: "test.verify",
-                root: FileManager.default.temporaryDirectory.appendingPathComponent("ferry-verify-\(UUID().uuidString)"),
+                root: FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "ferry-verify-\(UUID().uuidString)"
+                ),
                 store: try FerryStore.inMemory(),
                 clock: TestClock(),
                 transport: HTTPTransport(baseURL: "https://own.test", executor: executor)
