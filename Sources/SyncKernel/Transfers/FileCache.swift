@@ -117,9 +117,12 @@ public actor FileCache {
     ///
     /// - Throws: `requires_connection` when the request's network requirement does not
     ///   hold, `TransportFailure` when the remote did not answer (the partial file is kept
-    ///   for a resume), `RemoteFailure` for an error status, `FerryError(.file)` when the
-    ///   file failed verification (it is discarded), `storage_unavailable` when pinned
-    ///   files leave no room for it in the budget.
+    ///   for a resume), `RemoteFailure` for an error status, `remote_unavailable` when
+    ///   the file failed verification in a way going again may cure (a wrong size, a first
+    ///   checksum mismatch) and `FerryError(.file)` when it will not (the same wrong content
+    ///   twice; either way the file is discarded: `FileCache+Verification.swift`),
+    ///   `storage_unavailable` when pinned files leave no room for it in the budget, or
+    ///   downloads under way hold the rest for now.
     public func fetch(_ request: TransferRequest) async throws -> CachedFile {
         if var hit = try await cachedFile(request.key) {
             if request.pinned, !hit.pinned {
