@@ -70,6 +70,13 @@ public enum FailureClass: Sendable, Equatable {
             // still being processed (an earlier send a killed runner left behind), is not a
             // disagreement but "busy".
             return .transient(reason: failure.reason, retryAfter: retryAfter)
+        case 409 where failure.isUnreadable, 412 where failure.isUnreadable:
+            // A conflict whose answer was cut short or replaced on the way says nothing of
+            // the remote's state: it goes again with its key, and the remote answers again.
+            return .transient(
+                reason: "the remote's \(failure.status) answer could not be read (\(failure.reason)); it goes again",
+                retryAfter: retryAfter
+            )
         case 409, 412:
             return .conflict(status: failure.status, reason: failure.reason, remote: failure.currentEntity)
         default:

@@ -53,6 +53,12 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
         return try? JSONSerialization.data(withJSONObject: current, options: [.sortedKeys, .fragmentsAllowed])
     }
 
+    /// Whether the body is there but is not JSON: an answer cut short or replaced on the
+    /// way (a proxy's page), rather than what the remote said.
+    var isUnreadable: Bool {
+        !body.isEmpty && (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
+    }
+
     /// The remote's reason.
     public var description: String { reason }
 
