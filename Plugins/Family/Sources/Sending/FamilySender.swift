@@ -9,6 +9,14 @@ struct FamilySender: Sendable {
 
     func send(_ kind: FamilyKind, _ payload: FamilyPayload, entity: String) async throws -> SendOutcome {
         if let (id, what) = payload.firstUnsentReference {
+            // A close or pick on a round created offline goes once the round's start has
+            // left the queue. Still local then, the start left without an id (refused, and
+            // the answer named no round it turned out to be): waiting would be for itself.
+            if id == entity {
+                return .needsPerson(
+                    reason: "the \(what) \(id) was never created on the remote (its creation was refused); this \(kind.rawValue) was not sent: do it again on the \(what) the group has now"
+                )
+            }
             return .waitsFor(
                 entity: id,
                 reason: "the \(what) \(id) was created offline and has not reached the remote yet; this waits for it"
