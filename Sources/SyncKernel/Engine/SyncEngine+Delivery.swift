@@ -273,11 +273,14 @@ extension SyncEngine {
                 now: now
             )
         } catch {
-            runtime.logger.error("could not record the outcome of operation \(operation.id): \(error)")
+            await unrecorded(failure, of: operation, error: error, policy: policy, plugin: plugin)
         }
     }
 
-    private func apply(
+    /// Carries out `action` for `operation`. Throws when the write fails: when a local
+    /// change that goes with it (the plugin's `adoptRemote`, its merge) throws, nothing of it
+    /// is recorded.
+    func apply(
         _ action: RetryAction,
         to operation: QueuedOperation,
         policy: OperationPolicy,

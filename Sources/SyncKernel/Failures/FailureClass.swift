@@ -29,6 +29,15 @@ public enum FailureClass: Sendable, Equatable {
     /// yet (`SendOutcome.waitsFor`): it waits for it, spending nothing.
     case waitsFor(entity: String, reason: String)
 
+    /// Why it failed, in words a person reads.
+    public var reason: String {
+        switch self {
+        case .offline(let reason), .transient(let reason, _), .unauthorized(let reason), .conflict(_, let reason, _),
+            .rejected(let reason), .misconfigured(let reason), .waitsFor(_, let reason):
+            reason
+        }
+    }
+
     /// Classifies any error a handler or the transport threw. `now` resolves HTTP-date `Retry-After` values.
     ///
     /// `Retry-After` is read as delay seconds or an HTTP date and capped at 24 hours.

@@ -1,0 +1,103 @@
+import FerryServerTesting
+import Foundation
+import GRDB
+import SyncKernel
+import SyncKernelTesting
+import Testing
+
+/// The test plugin, except that it cannot take the remote's state after a conflict the
+/// remote won: its `adoptRemote` throws, as its settings say.
+struct UnadoptingPlugin: SyncPlugin {
+    struct Settings: Codable, Sendable {
+        /// `sql`: a statement on a table that does not exist, which fails every time.
+        /// `garbled`: the remote's entity does not decode, as from an answer cut short.
+        var adopt: String
+    }
+
+    static let name = TestPlugin.name
+    static let operations = TestPlugin.operations
+    static let migrations = TestPlugin.migrations
+
+    let settings: Settings
+    let items: TestPlugin
+
+    init(settings: Settings, context: PluginContext) {
+        self.settings = settings
+        self.items = TestPlugin(settings: .init(), context: context)
+    }
+
+    func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
+        try await items.send(operation, context: context)
+    }
+
+    func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
+        if settings.adopt == "garbled" {
+            _ = try JSONDecoder.ferry.decode(TestPlugin.Item.self, from: Data("<html>502</html>".utf8))
+        }
+        try db.execute(sql: "UPDATE items_archive SET value = ? WHERE key = ?", arguments: ["x", conflict.entity])
+    }
+}
+
+/// An answer the kernel cannot record, because the plugin's local change for it throws,
+/// never leaves its operation in flight: it goes again or settles, and the pass says so.
+@Suite("Engine: an outcome the plugin cannot record")
+struct UnrecordedOutcomeTests {
+    /// A runtime whose `items` plugin fails as `adopt` says, with a `put` of "mine" queued
+    /// against version 1 of an item the server holds at version 3 (`server_wins`).
+    func conflict(
+        adopting adopt: String,
+        retry: String = "{base_delay: 10s, jitter: 0}",
+        _ body: @Sendable @escaping (TestPluginServer, TestRuntime) async throws -> Void
+    ) async throws {
+        try await TestPluginServer.with { server, url in
+            let yaml = """
+                retry: \(retry)
+                plugins:
+                  items:
+                    adopt: \(adopt)
+                    operations:
+                      put: {conflict: server_wins}
+                """
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [UnadoptingPlugin.self])
+            server.seed("a", "theirs", version: 3)
+            _ = try await TestPlugin.put("a", "mine", base: .init(key: "a", value: "old", version: 1), in: test.runtime)
+            try await body(server, test)
+        }
+    }
+
+    @Test func aLocalChangeThatFailsForGoodMakesADeadLetterNamingThePluginAndTheError() async throws {
+        try await conflict(adopting: "sql") { server, test in
+            let summary = try await test.runOnce()
+            #expect(summary.deadLettered == 1 && summary.failed)
+            let operation = try #require(try await test.operations().first)
+            #expect(operation.state == .dead && operation.attempts == 1)
+            let reason = try #require(operation.lastError)
+            #expect(reason.contains("the items plugin could not record the remote's answer (412"))
+            #expect(reason.contains("no such table: items_archive"))
+            // Settled: once any lease would have run out, no pass sends it again.
+            test.clock.advance(by: 3600)
+            #expect(try await test.runOnce().sent == 0)
+            #expect(server.count("PUT /items/a") == 1)
+        }
+    }
+
+    @Test func aLocalChangeThatMayPassSendsTheOperationAgainAfterABackoff() async throws {
+        try await conflict(adopting: "garbled", retry: "{base_delay: 10s, jitter: 0, max_attempts: 2}") {
+            server,
+            test in
+            let summary = try await test.runOnce()
+            #expect(summary.retried == 1 && summary.deadLettered == 0)
+            var operation = try #require(try await test.operations().first)
+            #expect(operation.state == .pending && operation.attempts == 1)
+            #expect(operation.nextAttemptAt == test.clock.now().addingTimeInterval(10))
+            #expect(operation.lastError?.contains("the items plugin could not record the remote's answer") == true)
+
+            test.clock.advance(by: 10)
+            #expect(try await test.runOnce().deadLettered == 1)
+            operation = try #require(try await test.operations().first)
+            #expect(operation.state == .dead)
+            #expect(operation.lastError?.hasPrefix("gave up after 2 attempts: the items plugin could not") == true)
+            #expect(server.count("PUT /items/a") == 2)
+        }
+    }
+}
