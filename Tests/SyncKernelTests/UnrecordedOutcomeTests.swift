@@ -5,13 +5,15 @@ import SyncKernel
 import SyncKernelTesting
 import Testing
 
-/// The test plugin, except that it cannot take the remote's state after a conflict the
-/// remote won: its `adoptRemote` throws, as its settings say.
-struct UnadoptingPlugin: SyncPlugin {
+/// The test plugin, except that a local change it makes for an answer throws, as its
+/// settings say.
+struct FailingLocalChangePlugin: SyncPlugin {
     struct Settings: Codable, Sendable {
-        /// `sql`: a statement on a table that does not exist, which fails every time.
-        /// `garbled`: the remote's entity does not decode, as from an answer cut short.
-        var adopt: String
+        /// `conflict`: `adoptRemote` runs a statement on a table that does not exist, which
+        /// fails every time. `garbled-conflict`: the remote's entity does not decode in
+        /// `adoptRemote`, as from an answer cut short. `answer`: an acknowledgement's local
+        /// change runs the statement that fails.
+        var fails: String
     }
 
     static let name = TestPlugin.name
@@ -27,14 +29,21 @@ struct UnadoptingPlugin: SyncPlugin {
     }
 
     func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
-        try await items.send(operation, context: context)
+        let outcome = try await items.send(operation, context: context)
+        guard settings.fails == "answer" else { return outcome }
+        return .delivered { db in try Self.archive(operation.entity, in: db) }
     }
 
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
-        if settings.adopt == "garbled" {
+        if settings.fails == "garbled-conflict" {
             _ = try JSONDecoder.ferry.decode(TestPlugin.Item.self, from: Data("<html>502</html>".utf8))
         }
-        try db.execute(sql: "UPDATE items_archive SET value = ? WHERE key = ?", arguments: ["x", conflict.entity])
+        try Self.archive(conflict.entity, in: db)
+    }
+
+    /// A statement on a table that does not exist.
+    static func archive(_ key: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE items_archive SET value = ? WHERE key = ?", arguments: ["x", key])
     }
 }
 
@@ -42,10 +51,10 @@ struct UnadoptingPlugin: SyncPlugin {
 /// never leaves its operation in flight: it goes again or settles, and the pass says so.
 @Suite("Engine: an outcome the plugin cannot record")
 struct UnrecordedOutcomeTests {
-    /// A runtime whose `items` plugin fails as `adopt` says, with a `put` of "mine" queued
+    /// A runtime whose `items` plugin fails as `fails` says, with a `put` of "mine" queued
     /// against version 1 of an item the server holds at version 3 (`server_wins`).
     func conflict(
-        adopting adopt: String,
+        failing fails: String,
         retry: String = "{base_delay: 10s, jitter: 0}",
         _ body: @Sendable @escaping (TestPluginServer, TestRuntime) async throws -> Void
     ) async throws {
@@ -54,11 +63,11 @@ struct UnrecordedOutcomeTests {
                 retry: \(retry)
                 plugins:
                   items:
-                    adopt: \(adopt)
+                    fails: \(fails)
                     operations:
                       put: {conflict: server_wins}
                 """
-            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [UnadoptingPlugin.self])
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [FailingLocalChangePlugin.self])
             server.seed("a", "theirs", version: 3)
             _ = try await TestPlugin.put("a", "mine", base: .init(key: "a", value: "old", version: 1), in: test.runtime)
             try await body(server, test)
@@ -66,7 +75,7 @@ struct UnrecordedOutcomeTests {
     }
 
     @Test func aLocalChangeThatFailsForGoodMakesADeadLetterNamingThePluginAndTheError() async throws {
-        try await conflict(adopting: "sql") { server, test in
+        try await conflict(failing: "conflict") { server, test in
             let summary = try await test.runOnce()
             #expect(summary.deadLettered == 1 && summary.failed)
             let operation = try #require(try await test.operations().first)
@@ -82,7 +91,7 @@ struct UnrecordedOutcomeTests {
     }
 
     @Test func aLocalChangeThatMayPassSendsTheOperationAgainAfterABackoff() async throws {
-        try await conflict(adopting: "garbled", retry: "{base_delay: 10s, jitter: 0, max_attempts: 2}") {
+        try await conflict(failing: "garbled-conflict", retry: "{base_delay: 10s, jitter: 0, max_attempts: 2}") {
             server,
             test in
             let summary = try await test.runOnce()
@@ -98,6 +107,28 @@ struct UnrecordedOutcomeTests {
             #expect(operation.state == .dead)
             #expect(operation.lastError?.hasPrefix("gave up after 2 attempts: the items plugin could not") == true)
             #expect(server.count("PUT /items/a") == 2)
+        }
+    }
+
+    @Test func anAcceptedWriteWhoseAnswerCannotBeRecordedIsADeadLetterNotASecondSend() async throws {
+        try await TestPluginServer.with { server, url in
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "plugins:\n  items: {fails: answer}\n",
+                plugins: [FailingLocalChangePlugin.self]
+            )
+            _ = try await TestPlugin.put("a", "mine", in: test.runtime)
+            let summary = try await test.runOnce()
+            #expect(summary.deadLettered == 1 && summary.failed && summary.sent == 0)
+            let operation = try #require(try await test.operations().first)
+            #expect(operation.state == .dead)
+            #expect(
+                operation.lastError
+                    == "the items plugin could not record the remote's answer (accepted): could not write to the store: no such table: items_archive"
+            )
+            test.clock.advance(by: 3600)
+            try await test.runOnce()
+            #expect(server.count("PUT /items/a") == 1)
         }
     }
 }

@@ -116,7 +116,7 @@ extension SyncEngine {
     }
 
     /// Writes the outcomes of accepted operations and removes them from the outbox, in one
-    /// transaction; an outcome that fails to apply is recorded as that operation's failure.
+    /// transaction; an outcome whose local change throws is left out of it (`unrecorded`).
     /// Unless the engine is stopping, the same transaction leases the next delivery, which
     /// this returns.
     private func acknowledge(
@@ -134,7 +134,10 @@ extension SyncEngine {
         // since (a deletion by another device): the plugin's feed is pulled again from the
         // start, its tombstones included.
         let resync = Set(accepted.filter { answeredFromRecord.remove($0.0.id) != nil }.map(\.0.plugin))
-        let results: [(any Error)?]
+        // Each outcome's local change that threw, in a savepoint: the others commit.
+        var unrecordable: [(any Error)?] = Array(repeating: nil, count: accepted.count)
+        // The write as a whole that failed: nothing of it is left.
+        var unwritten: (any Error)?
         var next: [QueuedOperation]?
         do {
             let written = try await writeEvenIfCancelled { db in
@@ -154,18 +157,23 @@ extension SyncEngine {
                 }
                 return (results, lease)
             }
-            results = written.0
+            unrecordable = written.0
             switch written.1 {
             case .leased(let deliveries)?: next = deliveries.first
             case .overridesChanged(let stored)?: overrides = stored
             case nil: break
             }
         } catch {
-            results = Array(repeating: error, count: accepted.count)
+            unwritten = error
         }
-        for ((operation, outcome), failure) in zip(accepted, results) {
+        for ((operation, outcome), failure) in zip(accepted, unrecordable) {
+            if let unwritten {
+                await recordFailure(unwritten, of: operation, plugin: plugin, strike: strike)
+                continue
+            }
             if let failure {
-                await recordFailure(failure, of: operation, plugin: plugin, strike: strike)
+                let error = StoreFailure.map(failure, doing: "write to the store")
+                await unrecorded("accepted", of: operation, error: error, plugin: plugin)
                 continue
             }
             if case .alreadyDone(let reason, _, _) = outcome {
@@ -273,12 +281,12 @@ extension SyncEngine {
                 now: now
             )
         } catch {
-            await unrecorded(failure, of: operation, error: error, policy: policy, plugin: plugin)
+            await unrecorded(failure.reason, of: operation, error: error, plugin: plugin)
         }
     }
 
     /// Carries out `action` for `operation`. Throws when the write fails: when a local
-    /// change that goes with it (the plugin's `adoptRemote`, its merge) throws, nothing of it
+    /// change that goes with it (the plugin's `adoptRemote`, `reapply`) throws, nothing of it
     /// is recorded.
     func apply(
         _ action: RetryAction,

@@ -1,27 +1,26 @@
 import Foundation
 
 extension SyncEngine {
-    /// The remote answered `operation` (`answer`), but what follows could not be recorded:
-    /// a local change that goes with it threw (the plugin's `adoptRemote` after a conflict
-    /// the remote won, its merge), or the store failed.
+    /// The remote answered `operation` (`answer` says how), but what follows could not be
+    /// recorded: a local change that goes with it threw (an acknowledgement's `apply`, the
+    /// plugin's `adoptRemote` after a conflict the remote won), or the store failed.
     ///
-    /// The error is read as the send's failure, as for an acknowledgement whose local change
-    /// throws (`LocalChange`): one that may pass (a full disk, a store held by another process, an answer
-    /// the plugin could not read) sends the operation again after a backoff, spending an
-    /// attempt; one that will not (a plugin's SQL that fails) makes it a dead letter at once,
-    /// naming the plugin, the answer and the error, which `ferry queue` shows and the pass
-    /// counts. Either way the operation leaves flight: left there, it would be leased again
-    /// whenever its lease ran out, sent, answered the same, and never settled.
+    /// The error is classified as a send's failure is (`LocalChange`): one that may pass (a
+    /// full disk, an answer the plugin could not read, an error the kernel does not know)
+    /// sends the operation again after a backoff, spending an attempt; one that will not (SQL
+    /// that fails, a `FerryError` that says so) makes it a dead letter at once, naming the
+    /// plugin, the answer and the error, which `ferry queue` shows and the pass counts.
+    /// Either way the operation leaves flight: left there, it would be leased again whenever
+    /// its lease ran out, sent, answered the same, and never settled.
     func unrecorded(
-        _ answer: FailureClass,
+        _ answer: String,
         of operation: QueuedOperation,
         error: any Error,
-        policy: OperationPolicy,
         plugin: any SyncPlugin
     ) async {
         let now = runtime.clock.now()
-        let reason =
-            "the \(operation.plugin) plugin could not record the remote's answer (\(answer.reason)): \(error)"
+        let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
+        let reason = "the \(operation.plugin) plugin could not record the remote's answer (\(answer)): \(error)"
         let action: RetryAction
         switch FailureClass.classify(error, now: now) {
         case .rejected:
