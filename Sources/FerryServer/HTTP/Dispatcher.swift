@@ -87,7 +87,7 @@ struct Dispatcher: Sendable {
                 "Idempotency-Key must be 1-255 visible ASCII characters."
             )
         }
-        let fingerprint = IdempotencyStore.fingerprint(request)
+        let fingerprint = IdempotencyStore.fingerprint(request, actsAsMember: route.actsAsMember)
         if let record = batch?.record(for: key) { return try replay(record, fingerprint: fingerprint, key: key) }
         let inFlight = APIError(
             .conflict,

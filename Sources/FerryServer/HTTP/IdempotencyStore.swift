@@ -64,11 +64,16 @@ enum IdempotencyStore {
     /// The decoder of a record's headers, shared by every record.
     private static let headersDecoder = JSONDecoder()
 
-    /// What makes two requests "the same": method, path, query, acting member and body.
-    /// A JSON body is compared in canonical form, so key order and whitespace do not matter.
-    static func fingerprint(_ request: APIRequest) -> String {
+    /// What makes two requests "the same": method, path, query, body and, where the route
+    /// acts as a member (`actsAsMember`), the member. A JSON body is compared in canonical
+    /// form, so key order and whitespace do not matter.
+    ///
+    /// `X-Acting-As-Member` counts only where it changes what the request does: a client
+    /// sends it with every request of a session that acts as a member, so a write made
+    /// before the person began acting as someone goes again with it, and is the same write.
+    static func fingerprint(_ request: APIRequest, actsAsMember: Bool) -> String {
         let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        let acting = request.header("X-Acting-As-Member") ?? ""
+        let acting = actsAsMember ? request.header("X-Acting-As-Member") ?? "" : ""
         let body = request.decodedBody.map { $0.encoded() } ?? request.body
         return SHA256Hasher.hex(
             "\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256Hasher.hex(body))"

@@ -34,6 +34,10 @@ struct Route: Sendable {
     /// Whether a success ends the caller's session (logout): the rest of its batch is
     /// refused as a request with a revoked token would be.
     var endsSession: Bool
+    /// Whether the route acts as the member `X-Acting-As-Member` names (a request about a
+    /// family group): the member is then part of what the request is, and of its
+    /// idempotency fingerprint. Every other route ignores the header.
+    var actsAsMember = false
     var handler: RouteHandler
 
     init(
@@ -52,5 +56,14 @@ struct Route: Sendable {
         self.batchable = batchable
         self.endsSession = endsSession
         self.handler = handler
+    }
+}
+
+extension Route {
+    /// The same route, acting as the member `X-Acting-As-Member` names.
+    func actingAsMember() -> Route {
+        var route = self
+        route.actsAsMember = true
+        return route
     }
 }

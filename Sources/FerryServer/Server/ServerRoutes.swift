@@ -7,8 +7,9 @@ enum ServerRoutes {
     static var all: [Route] {
         [Route(.get, "/v1/health", access: .anyone) { _, _ in healthy }]
             + AuthRoutes.routes + AdminRoutes.routes + RecipeRoutes.routes + SavedRecipeRoutes.routes
-            + MovieRoutes.routes + People.routes + TMDBRoutes.routes + GroupRoutes.routes + RoundRoutes.routes
-            + VotingRoutes.routes + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route, MetricsRoute.route]
+            + MovieRoutes.routes + People.routes + TMDBRoutes.routes
+            + (GroupRoutes.routes + RoundRoutes.routes + VotingRoutes.routes).map { $0.actingAsMember() }
+            + AudioRoutes.routes + DocumentRoutes.routes + [BatchRoute.route, MetricsRoute.route]
     }
 
     /// The answer of `GET /v1/health`, encoded once.
