@@ -143,3 +143,18 @@ import Testing
         #expect(verdict.violations == [])
     }
 }
+
+/// Found with the movies and family workloads (a 300-seed sweep: seeds 24, 70 and 77).
+extension FoundTraceTests {
+    /// needs-person: a put whose answer was lost when the device died went again after the
+    /// person began acting as the managed member to vote. It carried `X-Acting-As-Member`
+    /// the second time (the session's header goes with every request), and the server took
+    /// it for another request (`422 idempotency_key_reused`): a dead letter.
+    @Test func aWriteWhoseAnswerWasLostGoesAgainAfterItsPersonActsAsAMember() async {
+        let verdict = await Self.run(
+            ["act 2 notes put a 966", "fault 2 crash-after-apply", "sync 2", "act 2 family vote 438631 down kid"],
+            seed: 24
+        )
+        #expect(verdict.violations == [])
+    }
+}
