@@ -3,7 +3,9 @@ import GRDB
 
 /// A change to local rows that a send's outcome brings with it, run in the transaction that
 /// records the outcome. If it throws, nothing of the outcome is recorded and the error is
-/// classified as the send's failure.
+/// classified as the send's failure: one that may pass (a full disk, an answer that does not
+/// decode) sends the operation again after a backoff; SQL that fails makes it a dead letter
+/// whose reason names the plugin and the error. The operation never stays in flight.
 public typealias LocalChange = @Sendable (Database) throws -> Void
 
 /// What became of a send, as the plugin read the remote's answer.
