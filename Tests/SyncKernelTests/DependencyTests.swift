@@ -66,4 +66,18 @@ struct DependencyTests {
             #expect(server.pings.isEmpty)
         }
     }
+
+    @Test func anOperationThatWouldWaitForItsOwnEntityIsADeadLetterThatSaysSo() async throws {
+        try await TestPluginServer.with { server, url in
+            let test = try await TestRuntime.make(server: url, yaml: Self.yaml)
+            try await test.runtime.commit { _, queue in
+                queue.enqueue(try NewOperation(plugin: "items", kind: "link", entity: "local-9", payload: ["target": "local-9"]))
+            }
+            #expect(try await test.runOnce().deadLettered == 1)
+            let dead = try #require(try await link(test))
+            #expect(dead.state == .dead)
+            #expect(dead.lastError?.contains("this operation's own entity") == true, "\(dead.lastError ?? "")")
+            #expect(server.pings.isEmpty)
+        }
+    }
 }

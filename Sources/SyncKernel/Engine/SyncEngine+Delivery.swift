@@ -387,15 +387,20 @@ extension SyncEngine {
                 "\(operation.plugin) \(operation.kind) \(operation.entity) waits for a change of plugins.\(operation.plugin) in \(runtime.configuration.file): \(reason)"
             )
         case .waitForEntity(let entity, let reason):
+            // Waiting for its own entity, the operation would wait for itself: it is first
+            // in line there, and what queues behind it goes after it.
+            let waitsForItself = entity == operation.entity
             let parked = try await writeEvenIfCancelled { db -> Bool in
-                guard try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db) else {
-                    return false
-                }
+                guard !waitsForItself, try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db)
+                else { return false }
                 try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, in: db)
                 return true
             }
             if !parked {
-                let gone = "\(reason); \(entity) has nothing left to send (it was discarded), so this cannot go"
+                let gone =
+                    waitsForItself
+                    ? "\(reason); \(entity) is this operation's own entity, with nothing before it to send, so this cannot go"
+                    : "\(reason); \(entity) has nothing left to send (it was discarded), so this cannot go"
                 try await apply(
                     .deadLetter(reason: gone, attempts: operation.attempts),
                     to: operation,
