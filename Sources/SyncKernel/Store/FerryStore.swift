@@ -17,6 +17,8 @@ public final class FerryStore: Sendable {
     private let version: StoreVersion
     /// Wakes the watchers of this process after each write (see `changes(polling:clock:)`).
     let writeSignal = WriteSignal()
+    /// Refuses reads once `close()` began, and holds the close until the running ones end.
+    private let gate = StoreAccessGate()
 
     private init(writer: any DatabaseWriter, path: String?, version: StoreVersion, checkpointer: WALCheckpointer? = nil) {
         self.writer = writer
@@ -82,10 +84,17 @@ public final class FerryStore: Sendable {
     /// Closes the store's connections now: every later read or write throws. For a
     /// process that must stop using its store at once (a simulated crash, whose suspended
     /// work must not write once it is let go); otherwise a store closes when released.
+    ///
+    /// Reads that started before return first (the close waits for them); a read that
+    /// starts during the close throws, as does every write that starts after it began.
     public func close() throws {
+        gate.close()
         checkpointer?.stop()
         try writer.close()
     }
+
+    /// Whether `close()` has begun: every read or write from then on throws.
+    public var isClosed: Bool { gate.isClosed }
 
     /// Creates a store in memory, for tests and previews.
     public static func inMemory(migrations: [StoreMigration] = []) throws -> FerryStore {
@@ -141,6 +150,7 @@ public final class FerryStore: Sendable {
     /// second time, so it must only change the database.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
+            try refuseIfClosed()
             defer { writeSignal.fire() }
             return try await group.write(updates)
         } catch {
@@ -152,6 +162,7 @@ public final class FerryStore: Sendable {
     /// places that must write after their task was cancelled.
     public func writeBlocking<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
+            try refuseIfClosed()
             defer { writeSignal.fire() }
             return try writer.write(updates)
         } catch {
@@ -189,14 +200,21 @@ public final class FerryStore: Sendable {
     /// connection (each new connection parses the whole schema again).
     func readOnWriter<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
+            try refuseIfClosed()
             return try await writer.writeWithoutTransaction { db in try db.readOnly { try value(db) } }
         } catch {
             throw StoreFailure.map(error, doing: "read the store")
         }
     }
 
-    /// GRDB's synchronous read, which a synchronous context selects.
-    private func readHere<T>(_ value: (Database) throws -> T) throws -> T {
-        try writer.read(value)
+    /// GRDB's synchronous read, which a synchronous context selects; never during `close()`.
+    func readHere<T>(_ value: (Database) throws -> T) throws -> T {
+        try gate.run { try writer.read(value) }
+    }
+
+    /// Throws `StoreClosed` once `close()` has begun. A write that started before goes on:
+    /// the writer's queue runs it before the close.
+    private func refuseIfClosed() throws {
+        if gate.isClosed { throw StoreClosed() }
     }
 }

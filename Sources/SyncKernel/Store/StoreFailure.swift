@@ -4,6 +4,13 @@ import GRDB
 enum StoreFailure {
     static func map(_ error: any Error, doing action: String) -> any Error {
         if error is FerryError || error is CancellationError { return error }
+        if error is StoreClosed {
+            return FerryError(
+                .storage,
+                "could not \(action): the store was closed (FerryStore.close()); open it again to go on",
+                underlying: error
+            )
+        }
         if let rolledBack = error as? TransactionRolledBack {
             guard rolledBack.cause is DatabaseError else {
                 return FerryError(
