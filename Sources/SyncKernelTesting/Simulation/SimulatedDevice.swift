@@ -52,8 +52,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     private let setup: DeviceSetup
     private let random: Mutex<SeededRandom>
     private let ledger: ApplyLedger
-    /// The pass that died in the middle of a request, suspended until its life is over.
-    private let dying = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    /// The requests that killed the device (a pass may send several at once), each
+    /// suspended until its life is over; `over` once `stop` let them go.
+    private let dying = Mutex<(over: Bool, requests: [CheckedContinuation<Void, Never>])>((false, []))
     private let pass = Mutex<CheckedContinuation<PassEnd, Never>?>(nil)
     /// The task of the last pass.
     private var passTask: Task<Void, Never>?
@@ -93,6 +94,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Opens the store and builds the runtime: the device's first life, or the next one.
     func start() async throws {
         lives += 1
+        dying.withLock { $0 = (false, []) }
         let configuration = try FerryConfiguration.parse(
             """
             data_dir: \(directory)
@@ -153,16 +155,25 @@ public final class SimulatedDevice: @unchecked Sendable {
         return true
     }
 
-    /// A fault killed the device in the middle of a request: the pass ends as crashed, and
-    /// this task waits until `restart` has closed the dead life's store.
+    /// A fault killed the device in the middle of a request: the process dies here, the
+    /// pass ends as crashed, and this task waits until `stop` lets it unwind.
+    ///
+    /// What else the pass was doing beside this request (another operation of its batch
+    /// matching a title on TMDB, a download) reaches neither the network nor the store from
+    /// now on, as in a process that died: a request throws, a read or a write throws.
+    /// Left running until the harness's `stop`, it reached the server or not depending on
+    /// how threads were scheduled, and read the store while `stop` closed it.
     private func dieInFlight() async {
+        network.endLife()
+        try? runtime?.store.close()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            dying.withLock { $0 = continuation }
-            guard endPass(.crashed) else {
-                // Nothing waits for a step of this life: it dies as its request fails.
-                dying.withLock { $0.take() }?.resume()
-                return
+            let over = dying.withLock { dying in
+                if !dying.over { dying.requests.append(continuation) }
+                return dying.over
             }
+            // A request that died as its life was ending has nothing to wait for.
+            if over { return continuation.resume() }
+            endPass(.crashed)
         }
     }
 
@@ -174,14 +185,19 @@ public final class SimulatedDevice: @unchecked Sendable {
         try await start()
     }
 
-    /// The process ends: its store closes, and a pass that died in a request unwinds.
+    /// The process ends: its store closes, then the last pass, which may have died in
+    /// its requests while other parts of it still ran, is let go and awaited. Nothing of a
+    /// dead life runs once this returns: its reads and writes since the close threw, and
+    /// its requests reach nothing.
     func stop() async {
         network.endLife()
         try? runtime?.store.close()
-        if let continuation = dying.withLock({ $0.take() }) {
-            continuation.resume()
-            await passTask?.value
+        let requests = dying.withLock { dying in
+            defer { dying = (true, []) }
+            return dying.requests
         }
+        for request in requests { request.resume() }
+        await passTask?.value
         passTask = nil
         runtime = nil
         engine = nil
