@@ -163,7 +163,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// now on, as in a process that died: a request throws, a read or a write throws.
     /// Left running until the harness's `stop`, it reached the server or not depending on
     /// how threads were scheduled, and read the store while `stop` closed it.
+    ///
+    /// A request that no step waits for (a check between steps asked the device) only fails.
     private func dieInFlight() async {
+        guard pass.withLock({ $0 != nil }) else { return }
         network.endLife()
         try? runtime?.store.close()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
