@@ -42,13 +42,13 @@ struct StoreCloseTests {
         // GRDB alone lets this read wait for the close, then hands it a closed connection.
         let second = Answer()
         second.start { try store.readHere { db in try Int.fetchOne(db, sql: Self.count) ?? -1 } }
-        let answeredAtOnce = second.wait(seconds: 10)
+        let answeredAtOnce = second.wait(seconds: 30)
         #expect(answeredAtOnce, "a read that started during the close waited for it")
         #expect(closed.wait(seconds: 0) == false, "the store closed under a read still running")
 
         letGo.signal()
-        #expect(closed.wait(seconds: 10))
-        #expect(second.wait(seconds: 10))
+        #expect(closed.wait(seconds: 30))
+        #expect(second.wait(seconds: 30))
         #expect(first.result.flatMap { try? $0.get() } == 0)
         #expect(second.result.map { Self.isClosedStore($0) } == true)
         #expect(closed.result.flatMap { try? $0.get() } == 0)
@@ -79,7 +79,7 @@ struct StoreCloseTests {
     }
 
     /// Waits, on this thread, until another thread makes `condition` true.
-    static func waitUntil(seconds: Double = 10, _ condition: () -> Bool) throws {
+    static func waitUntil(seconds: Double = 30, _ condition: () -> Bool) throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
             guard ContinuousClock.now < deadline else { throw Wait.TimedOut() }
