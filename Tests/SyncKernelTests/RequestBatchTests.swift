@@ -170,7 +170,7 @@ struct RequestBatchTests {
                     let result: Result<HTTPResponse, any Error>
                     do {
                         result = .success(
-                            try await batch.participantExecutor.execute(request, maxBodyBytes: 1 << 20)
+                            try await batch.participantExecutor(index).execute(request, maxBodyBytes: 1 << 20)
                         )
                     } catch {
                         result = .failure(error)
@@ -273,7 +273,33 @@ struct RequestBatchTests {
         #expect(try Self.json(try #require(try results[2]?.get())) == ["batched": "/v1/saved-recipes/r3"])
     }
 
-    @Test func aParticipantBusyWithARequestThatCannotBeBatchedDoesNotHoldTheOthersBack() async throws {
+    @Test func requestsLeaveInTheOrderOfTheirOperationsWhateverOrderTheyArrivedIn() async throws {
+        let executor = ScriptedExecutor { try Self.answer($0) }
+        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let turns = [Gate(), Gate(), Gate()]
+        _ = await Self.finishing {
+            await withTaskGroup(of: Void.self) { group in
+                // The last operation's request arrives first, the first one's last.
+                for participant in 0..<3 {
+                    group.addTask {
+                        if participant < 2 { await turns[participant + 1].wait() }
+                        await turns[participant].open()
+                        _ = try? await batch.participantExecutor(participant)
+                            .execute(Self.request(participant + 1), maxBodyBytes: 1 << 20)
+                        await batch.leave()
+                    }
+                }
+            }
+        }
+        let subs = try Self.subrequests(try #require(executor.batches.first))
+        #expect(
+            subs.compactMap { $0["path"] as? String } == [
+                "/v1/saved-recipes/r1", "/v1/saved-recipes/r2", "/v1/saved-recipes/r3",
+            ]
+        )
+    }
+
+    @Test func aParticipantBusyWithARequestThatCannotBeBatchedHoldsTheOthersBackOnlyForTheLinger() async throws {
         let batched = Gate()
         let executor = ScriptedExecutor { request in
             if request.url.hasSuffix("/v1/batch") {
@@ -307,13 +333,13 @@ struct RequestBatchTests {
         let results = await Self.finishing {
             await withTaskGroup(of: [HTTPResponse].self) { group in
                 group.addTask {
-                    let first = try? await batch.participantExecutor.execute(Self.request(1), maxBodyBytes: 1 << 20)
-                    let second = try? await batch.participantExecutor.execute(Self.request(3), maxBodyBytes: 1 << 20)
+                    let first = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
+                    let second = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
                     await batch.leave()
                     return [first, second].compactMap { $0 }
                 }
                 group.addTask {
-                    let only = try? await batch.participantExecutor.execute(Self.request(2), maxBodyBytes: 1 << 20)
+                    let only = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
                     await batch.leave()
                     return [only].compactMap { $0 }
                 }
@@ -430,14 +456,14 @@ struct RequestBatchTests {
         _ = await Self.finishing {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    _ = try? await batch.participantExecutor.execute(Self.request(1), maxBodyBytes: 1 << 20)
-                    _ = try? await batch.participantExecutor.execute(Self.request(3), maxBodyBytes: 1 << 20)
+                    _ = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
+                    _ = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
                     await batch.leave()
                 }
                 group.addTask {
-                    _ = try? await batch.participantExecutor.execute(Self.request(2), maxBodyBytes: 1 << 20)
+                    _ = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
                     // Still sending (not left) while the other sends its second request.
-                    _ = try? await batch.participantExecutor.execute(Self.request(4), maxBodyBytes: 1 << 20)
+                    _ = try? await batch.participantExecutor(1).execute(Self.request(4), maxBodyBytes: 1 << 20)
                     await batch.leave()
                 }
             }
@@ -586,7 +612,7 @@ struct RequestBatchTests {
             await withTaskGroup(of: HTTPResponse?.self) { group in
                 for index in [1, 3] {
                     group.addTask {
-                        let response = try? await batch.participantExecutor.execute(
+                        let response = try? await batch.participantExecutor(index).execute(
                             Self.request(index),
                             maxBodyBytes: 1 << 20
                         )

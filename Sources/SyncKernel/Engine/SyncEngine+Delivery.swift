@@ -53,11 +53,12 @@ extension SyncEngine {
             executor: transport.executor,
             base: base,
             path: runtime.configuration.kernel.sync.batchPath,
-            limiter: requestLimiter
+            limiter: requestLimiter,
+            linger: runtime.batchLinger
         )
-        let batched = transport.with(executor: batch.participantExecutor)
         let accepted = await withTaskGroup(of: (QueuedOperation, SendOutcome)?.self) { group in
-            for operation in operations {
+            for (index, operation) in operations.enumerated() {
+                let batched = transport.with(executor: batch.participantExecutor(index))
                 group.addTask {
                     let result = await self.attempt(operation, plugin: plugin, transport: batched)
                     await batch.leave()

@@ -31,6 +31,8 @@ public final class FerryRuntime: Sendable {
     public let clock: any KernelClock
     /// A number in 0..<1 for each retry's jitter (`Options.random`).
     let random: @Sendable () -> Double
+    /// How long a delivery's batch waits for operations busy with something else (`Options.batchLinger`).
+    let batchLinger: Duration
     /// Whether the remotes can be reached: the probe of the configured remotes (or
     /// `Options.connectivity`), with the offline and metered overrides in `settings`
     /// applied on top.
@@ -83,6 +85,12 @@ public final class FerryRuntime: Sendable {
         /// What puts requests on the wire (tests use `RecordingExecutor`); nil: an
         /// `AsyncHTTPExecutor` of the runtime's own, closed by `shutdown()`.
         public var executor: (any HTTPExecutor)?
+        /// How long the requests of a delivery's batch wait, in real time, for an operation
+        /// that is busy with something other than a request of the batch (a third party's
+        /// answer, a sign-in) before they leave without it: a latency bound. A simulation,
+        /// whose time is virtual, sets it long, so that what travels together depends only
+        /// on what the operations send.
+        public var batchLinger: Duration = .milliseconds(50)
 
         /// The defaults: the system clock, the probe, remotes used as configured (with
         /// `embedded` refused), the plugins' own credentials and an executor of the runtime's own.
@@ -96,6 +104,7 @@ public final class FerryRuntime: Sendable {
         events: EventBus,
         clock: any KernelClock,
         random: @escaping @Sendable () -> Double,
+        batchLinger: Duration,
         connectivity: ForcedConnectivity,
         logger: Logger,
         credentials: any CredentialProvider,
@@ -116,6 +125,7 @@ public final class FerryRuntime: Sendable {
         self.events = events
         self.clock = clock
         self.random = random
+        self.batchLinger = batchLinger
         self.connectivity = connectivity
         self.forcedConnectivity = connectivity
         self.settings = SettingsStore(store: store)
@@ -238,6 +248,7 @@ public final class FerryRuntime: Sendable {
             events: events,
             clock: options.clock,
             random: options.random,
+            batchLinger: options.batchLinger,
             connectivity: ForcedConnectivity(base: base, settings: settings),
             logger: options.logger,
             credentials: broker,

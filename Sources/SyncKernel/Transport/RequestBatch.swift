@@ -3,20 +3,23 @@ import Foundation
 /// Puts the requests of operations delivered together on the wire as one batch.
 ///
 /// Each operation's `send` runs as usual, concurrently with the others, through an
-/// executor that hands its requests here. When every operation still sending is waiting
-/// for an answer (or busy with a request that cannot be batched), or `linger` after the
-/// first request arrived, the waiting requests leave as one `POST` to the batch endpoint
-/// and each gets its own answer back, so the plugin, the transport's credential renewal
-/// and the failure classes see exactly what they would have seen had the request gone
-/// alone. Requests that go alone share the engine's `RequestLimiter`. A remote without a
-/// batch endpoint (404, 405, 501) gets each request alone, and `refused` says so.
+/// executor that hands its requests here. When every operation still sending has a request
+/// waiting here, or `linger` after the first request arrived, the waiting requests leave as
+/// one `POST` to the batch endpoint, in the order of their operations in the queue
+/// (whatever order the tasks ran in), and each gets its own answer back, so the plugin,
+/// the transport's credential renewal and the failure classes see exactly what they would
+/// have seen had the request gone alone. An operation busy with something else (a request
+/// that cannot be batched, a third party's answer) is waited for, up to `linger`: what
+/// travels together then depends on what the operations send, not on how their tasks
+/// were scheduled. Requests that go alone share the engine's `RequestLimiter`. A remote
+/// without a batch endpoint (404, 405, 501) gets each request alone, and `refused` says so.
 actor RequestBatch {
     private let wire: BatchSender
     private let base: String
     private let linger: Duration
     private var sending: Int
-    private var alone = 0
-    private var waiting: [BatchSender.Waiting] = []
+    /// The requests waiting to leave, each with its operation's place in the queue.
+    private var waiting: [(participant: Int, request: BatchSender.Waiting)] = []
     private var round = 0
 
     /// A batch for `participants` operations sending through `executor` to the remote at `base`.
@@ -42,21 +45,20 @@ actor RequestBatch {
     /// Whether the remote answered that it has no batch endpoint.
     nonisolated var refused: Bool { wire.refusal.isSet }
 
-    /// The executor an operation of this batch sends through.
-    nonisolated var participantExecutor: any HTTPExecutor { BatchedExecutor(batch: self) }
+    /// The executor the operation at `participant` (its place in the queue) sends through.
+    nonisolated func participantExecutor(_ participant: Int) -> any HTTPExecutor {
+        BatchedExecutor(batch: self, participant: participant)
+    }
 
-    /// Sends `request` with the batch, or alone when it cannot travel in one.
-    func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
+    /// Sends `request` of the operation at `participant` with the batch, or alone when it
+    /// cannot travel in one.
+    func execute(_ request: PreparedRequest, participant: Int, maxBodyBytes: Int) async throws -> HTTPResponse {
         guard !wire.refusal.isSet, let item = BatchWire.item(request, base: base) else {
-            alone += 1
-            defer {
-                alone -= 1
-                flushIfReady()
-            }
             return try await wire.sendAlone(request, maxBodyBytes: maxBodyBytes)
         }
         return try await withCheckedThrowingContinuation { continuation in
-            waiting.append(.init(request: request, item: item, maxBodyBytes: maxBodyBytes, continuation: continuation))
+            let request = BatchSender.Waiting(request: request, item: item, maxBodyBytes: maxBodyBytes, continuation: continuation)
+            waiting.append((participant, request))
             if waiting.count == 1 { flushAfterLinger() }
             flushIfReady()
         }
@@ -69,7 +71,7 @@ actor RequestBatch {
     }
 
     private func flushIfReady() {
-        guard !waiting.isEmpty, waiting.count + alone >= sending else { return }
+        guard !waiting.isEmpty, waiting.count >= sending else { return }
         flush()
     }
 
@@ -89,7 +91,10 @@ actor RequestBatch {
     }
 
     private func flush() {
-        let taken = waiting
+        // A stable sort: one operation's requests keep the order it made them in.
+        let taken = waiting.enumerated()
+            .sorted { ($0.element.participant, $0.offset) < ($1.element.participant, $1.offset) }
+            .map(\.element.request)
         waiting = []
         round += 1
         let wire = self.wire
@@ -100,8 +105,9 @@ actor RequestBatch {
 /// The executor of one operation in a batch.
 private struct BatchedExecutor: HTTPExecutor {
     let batch: RequestBatch
+    let participant: Int
 
     func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
-        try await batch.execute(request, maxBodyBytes: maxBodyBytes)
+        try await batch.execute(request, participant: participant, maxBodyBytes: maxBodyBytes)
     }
 }
