@@ -49,6 +49,8 @@ struct StoreCloseTests {
         letGo.signal()
         #expect(closed.wait(seconds: 30))
         #expect(second.wait(seconds: 30))
+        // The close returns once the read has ended, a moment before its answer is kept.
+        #expect(first.wait(seconds: 30))
         #expect(first.result.flatMap { try? $0.get() } == 0)
         #expect(second.result.map { Self.isClosedStore($0) } == true)
         #expect(closed.result.flatMap { try? $0.get() } == 0)
