@@ -22,14 +22,7 @@ enum RemoteIdentity {
         guard let remoteID = plugin.remoteIdentity(of: report), !remoteID.isEmpty, remoteID != operation.entity
         else { return }
         let merged = try entities(containing: operation.entity, plugin: operation.plugin, in: db)
-        try IDMappings.remap(
-            plugin: operation.plugin,
-            localID: operation.entity,
-            remoteID: remoteID,
-            now: now,
-            in: db
-        )
-        try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+        try IDMappings.remap(operation, to: remoteID, plugin: plugin, now: now, in: db)
         for entity in merged {
             let remoteEntity = entity.replacingOccurrences(of: operation.entity, with: remoteID)
             try lineUp(remoteEntity, plugin: operation.plugin, in: db)

@@ -202,14 +202,7 @@ extension SyncEngine {
         try OutboxQueries.delete(operation.sequence, in: db)
         var entity = operation.entity
         if let remoteID = acknowledgement.remoteID, remoteID != operation.entity {
-            try IDMappings.remap(
-                plugin: operation.plugin,
-                localID: operation.entity,
-                remoteID: remoteID,
-                now: now,
-                in: db
-            )
-            try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+            try IDMappings.remap(operation, to: remoteID, plugin: plugin, now: now, in: db)
             entity = remoteID
         }
         if let remote = acknowledgement.remote {

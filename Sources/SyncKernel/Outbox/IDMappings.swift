@@ -3,6 +3,20 @@ import GRDB
 
 /// Local ids given to entities created offline, and the ids the remote gave them later.
 public enum IDMappings {
+    /// The local entity of `operation` is `remoteID` on the remote (a delivered create, or a
+    /// create the remote answered with its own entity): the kernel's mapping and queue, then
+    /// the plugin's rows.
+    static func remap(
+        _ operation: QueuedOperation,
+        to remoteID: String,
+        plugin: any SyncPlugin,
+        now: Date,
+        in db: Database
+    ) throws {
+        try remap(plugin: operation.plugin, localID: operation.entity, remoteID: remoteID, now: now, in: db)
+        try plugin.remap(localID: operation.entity, to: remoteID, in: db)
+    }
+
     /// Records that `localID` is now `remoteID`, and rewrites every operation of `plugin`
     /// in the outbox (dead letters included) that refers to it: its entity key (also a
     /// composite key such as `round/movie/member` that contains it) and any JSON string of
