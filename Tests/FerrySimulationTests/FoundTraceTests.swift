@@ -146,6 +146,42 @@ import Testing
 
 /// Found with the movies and family workloads (a 300-seed sweep: seeds 24, 70 and 77).
 extension FoundTraceTests {
+    /// lost-write: a put went out once (a 401; the server had ended the session), so a
+    /// delete and a put made after it queued behind it. Its answer became the base of both;
+    /// the delete's answer (204) carried no document, so the last put went with the first
+    /// put's version, met the deletion as a 412 and lost to it.
+    @Test func aPutMadeAfterADeleteCreatesTheDocumentAgain() async {
+        let verdict = await Self.run(
+            ["act 1 notes put b 299", "revoke 1", "sync 1", "act 1 notes delete b 0", "act 1 notes put b 635"],
+            seed: 771
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// lost-write: the answer to a rating carried no version for the kernel, so the next
+    /// rating went with the version from before the first and met its own device's write
+    /// as a 412.
+    @Test func aRatingMadeAfterAnotherGoesOnTheFirstOnesAnswer() async {
+        let verdict = await Self.run(
+            ["act 0 movies update arrival rating 2", "fault 0 refuse-token", "sync 0", "act 0 movies update arrival rating 7"],
+            seed: 160
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// lost-write: the same with a removal: it went with the version from before the
+    /// update queued ahead of it, met the update as a 412, and the movie stayed listed.
+    @Test func aRemovalMadeAfterAnUpdateGoesOnTheUpdatesAnswer() async {
+        let verdict = await Self.run(
+            [
+                "act 2 movies add crash04 Kim", "sync 2", "act 2 movies update crash04 status want_to_watch",
+                "fault 2 429", "sync 2", "act 2 movies remove crash04",
+            ],
+            seed: 195
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// needs-person: a put whose answer was lost when the device died went again after the
     /// person began acting as the managed member to vote. It carried `X-Acting-As-Member`
     /// the second time (the session's header goes with every request), and the server took

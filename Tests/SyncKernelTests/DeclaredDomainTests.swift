@@ -112,6 +112,36 @@ struct DeclaredDomainTests {
         }
     }
 
+    @Test func aWriteMadeAfterADeletionCreatesTheDocumentAgainInsteadOfLosingToTheDeletion() async throws {
+        try await TestPluginServer.with { server, url in
+            let yaml = """
+                domains:
+                  notes:
+                    operations:
+                      put: {method: PUT, path: "/items/{entity}", coalesce: keep_all}
+                      remove: {method: DELETE, path: "/items/{entity}", coalesce: keep_all}
+                    conflict: server_wins
+                """
+            let test = try await TestRuntime.make(server: url, yaml: yaml, plugins: [])
+            func submit(_ kind: String, _ body: String) async throws {
+                _ = try await test.runtime.submitDeclared(domain: "notes", kind: kind, entity: "a", body: Data(body.utf8))
+            }
+            try await submit("put", #"{"value":"1"}"#)
+            #expect(try await test.runOnce().sent == 1)
+            try await submit("put", #"{"value":"2"}"#)
+            try await submit("remove", "{}")
+            try await submit("put", #"{"value":"3"}"#)
+            // The last put was made after the deletion: it goes without the version the first
+            // put's answer gave, and creates the document again rather than meet the
+            // deletion as a conflict the remote wins.
+            #expect(try await test.runOnce().sent == 3)
+            #expect(server.item("a")?.value == "3")
+            #expect(server.item("a")?.deleted == nil)
+            #expect(try await documents(test)["a"]?.contains(#""value":"3""#) == true)
+            #expect(try await test.operations().isEmpty)
+        }
+    }
+
     @Test func declaredCoalescingCancelsAnUnsentPair() async throws {
         try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(server: url, yaml: Self.yaml, plugins: [])

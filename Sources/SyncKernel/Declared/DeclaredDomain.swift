@@ -36,7 +36,8 @@ public struct DeclaredDomain: SyncPlugin {
     }
 
     /// Makes the HTTP call the operation's kind declares, with the payload as its JSON body
-    /// (none for GET and DELETE). A JSON object in the answer replaces the local document
+    /// (none for GET and DELETE). A delete's later writes create the document again. A JSON
+    /// object in the answer replaces the local document
     /// (the kernel then puts the entity's later operations on top again), an empty answer
     /// leaves it showing the operation; an answer that is not a JSON object goes again
     /// (the remote replays it whole), one that names another `id` makes the operation a dead
@@ -61,16 +62,16 @@ public struct DeclaredDomain: SyncPlugin {
         )
         let domain = pluginName
         let entity = operation.entity
+        let removed: LocalChange = { db in try DeclaredEntities.delete(domain: domain, entity: entity, in: db) }
         let response: HTTPResponse
         do {
             response = try await context.transport.send(request)
         } catch let failure as RemoteFailure where failure.status == 404 && declared.removes {
             // Never on the remote, or deleted there already: what the delete asked for.
-            return .alreadyDone(reason: "\(entity) was not on the remote") { db in
-                try DeclaredEntities.delete(domain: domain, entity: entity, in: db)
-            }
+            return .deleted(alreadyGone: "\(entity) was not on the remote", apply: removed)
         }
-        guard !declared.removes, !response.body.isEmpty else {
+        if declared.removes { return .deleted(apply: removed) }
+        guard !response.body.isEmpty else {
             // No document in the answer: the local document shows the operation as written.
             let payload = operation.payload
             return .delivered { db in

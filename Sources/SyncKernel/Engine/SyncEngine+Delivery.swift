@@ -177,7 +177,7 @@ extension SyncEngine {
                 await unrecorded("accepted", of: operation, error: error, plugin: plugin)
                 continue
             }
-            if case .alreadyDone(let reason, _, _) = outcome {
+            if let reason = outcome.alreadyDoneReason {
                 runtime.logger.debug(
                     "\(operation.plugin) \(operation.kind) \(operation.entity): already done (\(reason))"
                 )
@@ -205,8 +205,10 @@ extension SyncEngine {
             try IDMappings.remap(operation, to: remoteID, plugin: plugin, now: now, in: db)
             entity = remoteID
         }
-        if let remote = acknowledgement.remote {
-            try OutboxQueries.setBase(remote, plugin: operation.plugin, entity: entity, in: db)
+        switch acknowledgement.base {
+        case .unchanged: break
+        case .remote(let remote): try OutboxQueries.setBase(remote, plugin: operation.plugin, entity: entity, in: db)
+        case .none: try OutboxQueries.setBase(nil, plugin: operation.plugin, entity: entity, in: db)
         }
         // The answer may have stored the remote's entity over the local row: the entity's
         // later writes go on top again.

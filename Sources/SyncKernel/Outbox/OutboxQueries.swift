@@ -23,8 +23,8 @@ enum OutboxQueries {
     }
 
     /// Makes `base` the base of the entity's unsent operations: the remote's answer to the
-    /// write they were made on top of.
-    static func setBase(_ base: Data, plugin: String, entity: String, in db: Database) throws {
+    /// write they were made on top of, or none when that write deleted the entity.
+    static func setBase(_ base: Data?, plugin: String, entity: String, in db: Database) throws {
         try db.execute(
             sql: """
                 UPDATE kernel_operations SET base = ?

@@ -29,6 +29,11 @@ public enum SendOutcome: Sendable {
     /// The remote had already done it (a delete of something already gone, an add the list
     /// already holds): acknowledged like `delivered`, and the reason is logged.
     case alreadyDone(reason: String, remoteID: String? = nil, apply: LocalChange? = nil)
+    /// The entity is gone from the remote: a delete it carried out, or found done already
+    /// (`alreadyGone` says why; it is logged). Acknowledged like `delivered`; the entity's
+    /// later writes, made after the deletion, lose their base (no `If-Match`): they create
+    /// the entity again rather than meet the deletion as a conflict.
+    case deleted(alreadyGone: String? = nil, apply: LocalChange? = nil)
     /// The operation refers to another entity of the same plugin that has not reached the
     /// remote yet (a vote on a round created offline). It waits, spending no attempt, until
     /// that entity's operations have left the outbox (its local id remapped in this
@@ -54,24 +59,45 @@ public enum SendOutcome: Sendable {
     /// The id the remote gave the entity, for `delivered` and `alreadyDone`; nil otherwise.
     public var remoteID: String? { acknowledgement?.remoteID }
 
-    /// The remote id, the remote's entity and the local change of an acknowledged outcome;
-    /// nil for the others.
-    var acknowledgement: (remoteID: String?, remote: Data?, apply: LocalChange?)? {
+    /// The remote id, the base of the entity's later writes and the local change of an
+    /// acknowledged outcome; nil for the others.
+    var acknowledgement: (remoteID: String?, base: LaterBase, apply: LocalChange?)? {
         switch self {
         case .delivered(let remoteID, let remote, let apply):
-            return (remoteID, remote, apply)
+            return (remoteID, remote.map(LaterBase.remote) ?? .unchanged, apply)
         case .alreadyDone(_, let remoteID, let apply):
-            return (remoteID, nil, apply)
+            return (remoteID, .unchanged, apply)
+        case .deleted(_, let apply):
+            return (nil, .none, apply)
         case .waitsFor, .needsPerson, .needsConfiguration, .conflict:
             return nil
         }
+    }
+
+    /// Why the remote had done it already, for `alreadyDone` and a `deleted` found gone.
+    var alreadyDoneReason: String? {
+        switch self {
+        case .alreadyDone(let reason, _, _): return reason
+        case .deleted(let reason, _): return reason
+        default: return nil
+        }
+    }
+
+    /// What an acknowledgement makes of the base of the entity's later writes.
+    enum LaterBase {
+        /// They keep the base they were made on: the answer did not carry the entity.
+        case unchanged
+        /// The remote's entity as the answer gave it.
+        case remote(Data)
+        /// None: the remote deleted the entity.
+        case none
     }
 
     /// How the kernel reads an outcome that is not an acknowledgement, with the local change
     /// that goes with it; nil for an acknowledgement.
     var failure: (FailureClass, alongside: LocalChange?)? {
         switch self {
-        case .delivered, .alreadyDone:
+        case .delivered, .alreadyDone, .deleted:
             return nil
         case .waitsFor(let entity, let reason):
             return (.waitsFor(entity: entity, reason: reason), nil)

@@ -54,9 +54,9 @@ public struct BookmarksPlugin: SyncPlugin {
         do {
             _ = try await context.transport.send(HTTPRequest("DELETE", path))
         } catch let failure as RemoteFailure where failure.status == 404 {
-            return .alreadyDone(reason: "\(operation.entity) was already gone from the server")
+            return .deleted(alreadyGone: "\(operation.entity) was already gone from the server")
         }
-        return .delivered
+        return .deleted()
     }
 
     /// The pull: the kernel follows the domain's changes feed, page by page, with its cursor.

@@ -73,9 +73,9 @@ extension MoviesPlugin {
                 )
             )
         } catch let failure as RemoteFailure where isGone(failure) {
-            return .alreadyDone(reason: "\(id) was already gone from the server", apply: removed)
+            return .deleted(alreadyGone: "\(id) was already gone from the server", apply: removed)
         }
-        return .delivered(apply: removed)
+        return .deleted(apply: removed)
     }
 
     /// `add`: by TMDB id, with the movie's details fetched from TMDB. A movie already in
@@ -145,14 +145,14 @@ extension MoviesPlugin {
             try MovieRows.store(movie, json: body, now: now, in: db)
             try PendingMovies.delete(localID, in: db)
         }
-        guard let already else { return .delivered(remoteID: remoteID, apply: stored) }
+        guard let already else { return .delivered(remoteID: remoteID, remote: body, apply: stored) }
         return .alreadyDone(reason: already, remoteID: remoteID, apply: stored)
     }
 
     private func storing(_ body: Data, clock: any KernelClock) throws -> SendOutcome {
         let movie = try ServerMovie.decode(body)
         let now = clock.now()
-        return .delivered { db in try MovieRows.store(movie, json: body, now: now, in: db) }
+        return .delivered(remote: body) { db in try MovieRows.store(movie, json: body, now: now, in: db) }
     }
 
     /// The server id an update or remove goes to; nil for a local id: the movie never
