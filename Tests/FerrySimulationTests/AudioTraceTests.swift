@@ -22,4 +22,20 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// over-cap: a track was moved into place before its row said so; the disk was full
+    /// when the row was to be written, and the file stayed on disk uncounted by the budget,
+    /// so that later downloads filled the cap beside it.
+    @Test func aTrackWhoseRowCouldNotBeWrittenIsNotLeftOnDiskUncounted() async {
+        let verdict = await Self.run(
+            [
+                "disk 0 full", "fault 0 crash-after-apply", "act 0 audio play demo-a1-t2.wav", "sync 0",
+                "act 0 audio keep album alb_demo_3", "sync 0", "wait 38125", "sync 0",
+                "act 0 audio keep collection col_demo_new",
+            ],
+            seed: 738,
+            only: ["recipes", "notes", "audio"]
+        )
+        #expect(verdict.violations == [])
+    }
 }

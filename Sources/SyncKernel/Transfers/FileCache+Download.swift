@@ -116,11 +116,6 @@ extension FileCache {
                 throw error
             }
         }
-        guard rename(partial.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try await discard(row, partial: partial)
-            throw FerryError(.file, "could not move the download of \(key) into \(target.path): \(reason)")
-        }
         let done = clock.now()
         row.state = TransferRow.complete
         row.bytes = size
@@ -132,7 +127,20 @@ extension FileCache {
         case .notYet: row.accessedAt = Date(timeIntervalSince1970: 0)
         case .at(let date): row.accessedAt = date
         }
-        try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
+        // The row first, then the file: a file is at its path only while a complete row
+        // counts it against the budget. A crash in between leaves a row without a file,
+        // which the next lookup forgets; the other order left a file no budget counted.
+        do {
+            try await store.write { [row] db in try TransferIndex.save(row, owner: owner, in: db) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        guard rename(partial.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try await discard(row, partial: partial)
+            throw FerryError(.file, "could not move the download of \(key) into \(target.path): \(reason)")
+        }
         events?.emit(.transferred(name: key, bytes: size))
         try await enforceBudget(protecting: key)
         return CachedFile(

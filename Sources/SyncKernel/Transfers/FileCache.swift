@@ -94,7 +94,8 @@ public actor FileCache {
         let now = clock.now()
         let url = try TransferPath.resolve(row.path, under: root)
         if isExpired(row, now: now) || !FileManager.default.fileExists(atPath: url.path) {
-            try await remove(row)
+            // A download of the key that is being moved into place has its row already.
+            if inFlight[key] == nil { try await remove(row) }
             return nil
         }
         if use { try await store.write { db in try TransferIndex.touch(owner: owner, key: key, at: now, in: db) } }
