@@ -146,6 +146,22 @@ import Testing
 
 /// Found with the movies and family workloads (a 300-seed sweep: seeds 24, 70 and 77).
 extension FoundTraceTests {
+    /// lost-vote: a vote made offline on a round started offline, then, once the group's
+    /// active round (started elsewhere) was known, a vote on that round. The second went
+    /// first; the round started offline met the active round (409) and became it, and the
+    /// first vote, now on the same round, replaced the second on the server.
+    @Test func aVoteOnTheActiveRoundWaitsForTheRoundStartedOfflineThatMayBeIt() async {
+        let verdict = await Self.run(
+            [
+                "act 1 family close", "sync 1", "act 0 family start night-42", "network 0 offline",
+                "act 0 family vote 438631 down self", "act 2 family start night-88", "sync 2", "fault 0 429",
+                "network 0 online", "sync 0", "act 0 family vote 438631 up self",
+            ],
+            seed: 186
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// lost-write: a put went out once (a 401; the server had ended the session), so a
     /// delete and a put made after it queued behind it. Its answer became the base of both;
     /// the delete's answer (204) carried no document, so the last put went with the first

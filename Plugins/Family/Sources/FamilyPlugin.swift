@@ -48,6 +48,14 @@ public struct FamilyPlugin: SyncPlugin {
             throw FerryError(.plugin, "family has no operation \(operation.kind)")
         }
         let payload = try FamilyPayload.decode(operation)
+        if let started = try await roundStartedOffline(besides: payload.round, context: context) {
+            // The group has one active round: the round started here may turn out to be
+            // this one (a 409 names it), and the writes queued on it then come first.
+            return .waitsFor(
+                entity: started,
+                reason: "the round \(started) started here offline may be this round once it reaches the remote; this waits for it"
+            )
+        }
         let sender = FamilySender(
             transport: context.transport.with(
                 credentials: ActingAsCredentials(base: context.transport.credentials, member: payload.actingAs)
@@ -55,6 +63,17 @@ public struct FamilyPlugin: SyncPlugin {
             now: context.clock.now()
         )
         return try await sender.send(kind, payload, entity: operation.entity)
+    }
+
+    /// A round of the same group as `round` (a remote round), started here offline, whose
+    /// start is still to be sent; nil when there is none.
+    private func roundStartedOffline(besides round: String?, context: PluginContext) async throws -> String? {
+        guard let round, !round.hasPrefix(FamilyClient.localPrefix) else { return nil }
+        return try await context.store.read { db in
+            guard let local = try FamilyCache.localRound(besides: round, in: db) else { return nil }
+            let waiting = try Outbox.unsentOperations(plugin: Self.name, entity: local, in: db)
+            return waiting.contains { $0.kind == FamilyKind.roundStart.rawValue } ? local : nil
+        }
     }
 
     /// Rewrites cached rows once the remote named an entity created while queued.

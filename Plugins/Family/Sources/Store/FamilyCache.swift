@@ -148,6 +148,20 @@ public enum FamilyCache {
         try storeRound(round, now: Date(timeIntervalSince1970: fetched), in: db)
     }
 
+    /// A round of the same group as `round` that was started here offline and is still
+    /// local (its start has not reached the remote); nil when there is none.
+    static func localRound(besides round: String, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db,
+            sql: """
+                SELECT other.id FROM family_rounds AS this
+                JOIN family_rounds AS other ON other.group_id = this.group_id
+                WHERE this.id = ? AND other.id LIKE 'local-%' ORDER BY other.id LIMIT 1
+                """,
+            arguments: [round]
+        )
+    }
+
     /// The cached round `id` without its detail.
     public static func round(_ id: String, in db: Database) throws -> FamilyRound? {
         try Data.fetchOne(db, sql: "SELECT json FROM family_rounds WHERE id = ?", arguments: [id])
