@@ -78,6 +78,12 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         return session.user.id
     }
 
+    /// The signed-in user, or the one whose session the remote ended: a `logout` forgets
+    /// the user, the remote ending the session keeps who it was.
+    public func writer() async -> String? {
+        try? await keeper.current()?.user.id
+    }
+
     /// The member the user acts as (`ferry auth act-as`), or nil for themselves.
     public func actingAs() async -> String? {
         try? await keeper.current()?.actingAs

@@ -34,6 +34,36 @@ struct AccountSeparationTests {
         await harness.finish()
     }
 
+    /// The remote ended demo's session (nobody signed out): a write made then is still
+    /// demo's, so demo signing in again sends it without a question, and sam would not.
+    @Test func aWriteMadeAfterTheRemoteEndedTheSessionIsStillThatAccounts() async throws {
+        let harness = try await AuthHarness.make(
+            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",
+            plugins: [AuthPlugin.self, TestPlugin.self]
+        )
+        let auth = try harness.auth
+        let runtime = harness.test.runtime
+        let session = try await auth.login(username: "demo", password: "demo-password")
+        _ = try await HTTPTransport(baseURL: harness.server.baseURL).send(
+            HTTPRequest(
+                "POST",
+                "/v1/auth/logout",
+                headers: [("Authorization", "Bearer \(session.accessToken ?? "")")],
+                authenticated: false
+            )
+        )
+        guard case .ended = await auth.verify() else {
+            Issue.record("expected the session to end")
+            return
+        }
+        _ = try await TestPlugin.put("a", "demo's", in: runtime)
+        #expect(try await harness.test.operations().first?.account == "u_demo")
+        #expect(try await runtime.queuedWhileSignedOut() == 0)
+        _ = try await auth.login(username: "sam", password: "sam-password")
+        #expect(try await runtime.queuedForOtherAccounts(than: "u_sam") == ["u_demo": 1])
+        await harness.finish()
+    }
+
     @Test func discardingTheOtherAccountsWorkRemovesOnlyIt() async throws {
         let harness = try await queuedByDemoThenSam()
         let runtime = harness.test.runtime

@@ -22,5 +22,7 @@ final class CredentialBroker: CredentialProvider {
 
     func account() async -> String? { await current?.account() }
 
+    func writer() async -> String? { await current?.writer() }
+
     func sessionHeaders() async -> [(name: String, value: String)] { await current?.sessionHeaders() ?? [] }
 }

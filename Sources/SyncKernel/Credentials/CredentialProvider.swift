@@ -11,6 +11,10 @@ public protocol CredentialProvider: Sendable {
     func refreshAccessToken(rejected: String) async throws -> String?
     /// The signed-in account, used to keep each account's queued work apart.
     func account() async -> String?
+    /// The account a write made now belongs to: the signed-in account, or the one whose
+    /// session the remote ended (nobody signed out, so the writes are still that account's
+    /// and wait for it to sign in again); nil when nobody is signed in.
+    func writer() async -> String?
     /// Headers sent with every authenticated request besides the bearer token: what the
     /// remote needs to know of the session (the auth plugin sends the member the user acts
     /// as). The kernel adds them without reading them.
@@ -20,6 +24,8 @@ public protocol CredentialProvider: Sendable {
 extension CredentialProvider {
     /// No account: queued work is not kept apart by account.
     public func account() async -> String? { nil }
+    /// The signed-in account.
+    public func writer() async -> String? { await account() }
     /// No headers besides the bearer token.
     public func sessionHeaders() async -> [(name: String, value: String)] { [] }
 }

@@ -15,7 +15,7 @@ struct LocalWrites: Sendable {
     ) async throws -> Committed<Value> {
         let outbox = self.outbox
         let now = clock.now()
-        let account = await credentials.account()
+        let account = await credentials.writer()
         let (value, queued, results) = try await store.write { db in
             var queue = OperationsToQueue()
             let value = try write(db, &queue)
