@@ -185,6 +185,17 @@ extension FoundTraceTests {
         #expect(verdict.violations == [])
     }
 
+    /// lost-write: a movie added by title reached the server while the device's disk was
+    /// full, so its answer was not recorded; removed then, it was taken for one that never
+    /// left and forgotten with its add, and the server kept it.
+    @Test func aMovieWhoseAddWasSentIsRemovedFromTheServerToo() async {
+        let verdict = await Self.run(
+            ["disk 1 full", "act 1 movies add aliens Kim", "sync 1", "act 1 movies remove aliens"],
+            seed: 225
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// lost-write: the same with a removal: it went with the version from before the
     /// update queued ahead of it, met the update as a 412, and the movie stayed listed.
     @Test func aRemovalMadeAfterAnUpdateGoesOnTheUpdatesAnswer() async {

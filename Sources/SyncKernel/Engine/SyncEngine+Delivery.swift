@@ -208,7 +208,7 @@ extension SyncEngine {
         switch acknowledgement.base {
         case .unchanged: break
         case .remote(let remote): try OutboxQueries.setBase(remote, plugin: operation.plugin, entity: entity, in: db)
-        case .none: try OutboxQueries.setBase(nil, plugin: operation.plugin, entity: entity, in: db)
+        case .cleared: try OutboxQueries.setBase(nil, plugin: operation.plugin, entity: entity, in: db)
         }
         // The answer may have stored the remote's entity over the local row: the entity's
         // later writes go on top again.

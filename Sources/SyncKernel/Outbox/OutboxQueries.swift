@@ -34,6 +34,22 @@ enum OutboxQueries {
         )
     }
 
+    /// Whether an operation on the entity that is not a dead letter left at least once (or
+    /// was sealed): what it did may be on the remote though no answer was recorded. A dead
+    /// letter was refused, or waits for a person.
+    static func wasSent(plugin: String, entity: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (
+                    SELECT 1 FROM kernel_operations
+                    WHERE plugin = ? AND entity = ? AND dispatched = 1 AND state != 'dead'
+                )
+                """,
+            arguments: [plugin, entity]
+        ) ?? false
+    }
+
     /// Marks operations as never to be folded into (see `QueuedOperation.dispatched`).
     static func seal(_ sequences: [Int64], in db: Database) throws {
         guard !sequences.isEmpty else { return }

@@ -68,7 +68,7 @@ public enum SendOutcome: Sendable {
         case .alreadyDone(_, let remoteID, let apply):
             return (remoteID, .unchanged, apply)
         case .deleted(_, let apply):
-            return (nil, .none, apply)
+            return (nil, .cleared, apply)
         case .waitsFor, .needsPerson, .needsConfiguration, .conflict:
             return nil
         }
@@ -90,7 +90,7 @@ public enum SendOutcome: Sendable {
         /// The remote's entity as the answer gave it.
         case remote(Data)
         /// None: the remote deleted the entity.
-        case none
+        case cleared
     }
 
     /// How the kernel reads an outcome that is not an acknowledgement, with the local change

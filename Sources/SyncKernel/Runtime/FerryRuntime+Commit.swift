@@ -4,7 +4,7 @@ import GRDB
 /// The operations a local write decides, inside its transaction.
 public struct OperationsToQueue: Sendable {
     fileprivate(set) var operations: [NewOperation] = []
-    fileprivate(set) var forgotten: [(plugin: String, entity: String)] = []
+    fileprivate(set) var forgotten: [(plugin: String, entity: String, removal: NewOperation?)] = []
 
     /// Queues `operation` with the write: both commit, or neither does.
     public mutating func enqueue(_ operation: NewOperation) {
@@ -13,9 +13,15 @@ public struct OperationsToQueue: Sendable {
 
     /// Drops every operation of `plugin` on `entity` with the write: for an entity removed
     /// before it ever reached the remote. The write fails (and nothing changes) while one
-    /// of them is being sent.
-    public mutating func forget(plugin: String, entity: String) {
-        forgotten.append((plugin, entity))
+    /// of them is being sent, unless `removal` is given.
+    ///
+    /// - Parameter removal: what removes the entity from the remote, for an entity whose
+    ///   creation may have reached it: when one of its operations was sent already (its
+    ///   answer never recorded; not a dead letter) or is being sent, they stay and
+    ///   `removal` is queued behind them instead; it goes to the remote's id once the
+    ///   creation is delivered.
+    public mutating func forget(plugin: String, entity: String, orRemoveWith removal: NewOperation? = nil) {
+        forgotten.append((plugin, entity, removal))
     }
 }
 

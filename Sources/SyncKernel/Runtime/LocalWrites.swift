@@ -19,9 +19,16 @@ struct LocalWrites: Sendable {
         let (value, queued, results) = try await store.write { db in
             var queue = OperationsToQueue()
             let value = try write(db, &queue)
-            for (plugin, entity) in queue.forgotten { try Outbox.discardAll(plugin: plugin, entity: entity, in: db) }
-            let results = try queue.operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
-            return (value, queue.operations, results)
+            var operations = queue.operations
+            for (plugin, entity, removal) in queue.forgotten {
+                if let removal, try OutboxQueries.wasSent(plugin: plugin, entity: entity, in: db) {
+                    operations.append(removal)
+                } else {
+                    try Outbox.discardAll(plugin: plugin, entity: entity, in: db)
+                }
+            }
+            let results = try operations.map { try outbox.enqueue($0, account: account, now: now, in: db) }
+            return (value, operations, results)
         }
         for (operation, result) in zip(queued, results) {
             events.emit(

@@ -202,16 +202,10 @@ public struct MoviesLibrary: Sendable {
     }
 
     /// Removes a movie now and queues the removal. A movie added offline and not yet on
-    /// the server is simply forgotten, with its queued operations.
+    /// the server is simply forgotten, with its queued operations, unless its add was sent
+    /// already (its answer never recorded): then the removal follows the add.
     public func remove(_ id: String) async throws {
         let target = try await existing(id)
-        if PendingMovies.isLocal(target) {
-            try await runtime.commit { db, queue in
-                try PendingMovies.delete(target, in: db)
-                queue.forget(plugin: MoviesPlugin.name, entity: target)
-            }
-            return
-        }
         let base = try await store.read { db in try MovieRows.serverJSON(target, in: db) }
         let operation = NewOperation(
             plugin: name,
@@ -220,6 +214,13 @@ public struct MoviesLibrary: Sendable {
             payloadJSON: Data("{}".utf8),
             base: base
         )
+        if PendingMovies.isLocal(target) {
+            try await runtime.commit { db, queue in
+                try PendingMovies.delete(target, in: db)
+                queue.forget(plugin: MoviesPlugin.name, entity: target, orRemoveWith: operation)
+            }
+            return
+        }
         try await runtime.commit { db, queue in
             try MovieRows.markRemoved(target, in: db)
             queue.enqueue(operation)
