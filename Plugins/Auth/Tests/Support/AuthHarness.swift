@@ -31,6 +31,21 @@ struct AuthHarness {
         return AuthHarness(server: server, serverClock: serverClock, test: test, folder: folder)
     }
 
+    /// Ends `session` on the server, as another device's logout would, and has the plugin
+    /// find out; false if it did not see the session end.
+    func endOnTheServer(_ session: Session) async throws -> Bool {
+        _ = try await HTTPTransport(baseURL: server.baseURL).send(
+            HTTPRequest(
+                "POST",
+                "/v1/auth/logout",
+                headers: [("Authorization", "Bearer \(session.accessToken ?? "")")],
+                authenticated: false
+            )
+        )
+        guard case .ended = try await auth.verify() else { return false }
+        return true
+    }
+
     /// Requests the server received for `route` (e.g. "POST /v1/auth/refresh").
     func received(_ route: String) async throws -> Int {
         try await server.requestCounts().requests[route, default: 0]
