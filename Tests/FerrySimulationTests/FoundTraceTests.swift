@@ -196,6 +196,22 @@ extension FoundTraceTests {
         #expect(verdict.violations == [])
     }
 
+    /// lost-write: after the fix above, a movie whose add reached the server without a
+    /// recorded answer was removed and added again: the second add went first, found the
+    /// movie on the server (409) and adopted it, and the removal, following the first add,
+    /// deleted it. An add now waits for the removals queued before it that may be of the
+    /// same movie.
+    @Test func aMovieRemovedAndAddedAgainAfterALostAnswerStaysListed() async {
+        let verdict = await Self.run(
+            [
+                "fault 1 crash-after-apply", "act 1 movies add aliens Kim", "sync 1", "act 1 movies remove aliens",
+                "act 1 movies add aliens Alex",
+            ],
+            seed: 261
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// lost-write: the same with a removal: it went with the version from before the
     /// update queued ahead of it, met the update as a 412, and the movie stayed listed.
     @Test func aRemovalMadeAfterAnUpdateGoesOnTheUpdatesAnswer() async {

@@ -83,8 +83,7 @@ extension MoviesPlugin {
     func sendAdd(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let payload = try operation.decodePayload(AddPayload.self)
         guard let tmdbID = payload.tmdbId else { throw FerryError(.plugin, "a movies add operation has no tmdb_id") }
-        let body = AddBody(try await tmdb.details(tmdbID), recommender: payload.recommender)
-        return try await addToServer(body, operation: operation, context: context)
+        return try await add(tmdbID, recommender: payload.recommender, operation: operation, context: context)
     }
 
     /// `add_title`: match the title on TMDB (unless a TMDB id was chosen by hand), then add
@@ -116,8 +115,40 @@ extension MoviesPlugin {
                 }
             }
         }
-        let body = AddBody(try await tmdb.details(tmdbID), recommender: payload.recommender)
+        return try await add(tmdbID, recommender: payload.recommender, operation: operation, context: context)
+    }
+
+    /// Adds TMDB `tmdbID` with its details from TMDB, once the removals queued before this
+    /// add that may be of the same movie have gone: the server keeps one entry per TMDB id,
+    /// so an add sent first would adopt the entry the removal then deletes.
+    private func add(
+        _ tmdbID: Int,
+        recommender: String?,
+        operation: QueuedOperation,
+        context: PluginContext
+    ) async throws -> SendOutcome {
+        if let removal = try await context.store.read({ db in
+            try Self.earlierRemoval(of: tmdbID, before: operation, in: db)
+        }) {
+            return .waitsFor(
+                entity: removal,
+                reason: "the removal of \(removal), queued before this add, may be of the same movie; this waits for it"
+            )
+        }
+        let body = AddBody(try await tmdb.details(tmdbID), recommender: recommender)
         return try await addToServer(body, operation: operation, context: context)
+    }
+
+    /// A removal queued before `operation` that is of TMDB `tmdbID`, or of a movie whose add
+    /// was sent without a recorded answer (still under its local id: its TMDB id is not
+    /// known here); nil when there is none.
+    private static func earlierRemoval(of tmdbID: Int, before operation: QueuedOperation, in db: Database) throws -> String? {
+        try Outbox.operations(plugin: name, in: db).first { removal in
+            guard removal.kind == "remove", removal.state != .dead, removal.sequence < operation.sequence else {
+                return false
+            }
+            return try PendingMovies.isLocal(removal.entity) || MovieRows.tmdbID(of: removal.entity, in: db) == tmdbID
+        }?.entity
     }
 
     /// `POST /v1/movies` with the details fetched from TMDB; on `409 movie_already_in_list`

@@ -62,6 +62,11 @@ enum MovieRows {
         try Bool.fetchOne(db, sql: "SELECT 1 FROM movies_movies WHERE id = ?", arguments: [id]) ?? false
     }
 
+    /// The TMDB id of the cached movie `id` (removed or not), if it is cached.
+    static func tmdbID(of id: String, in db: Database) throws -> Int? {
+        try Int.fetchOne(db, sql: "SELECT tmdb_id FROM movies_movies WHERE id = ?", arguments: [id])
+    }
+
     /// The id of the cached movie with `tmdbID`, if any.
     static func id(tmdbID: Int, in db: Database) throws -> String? {
         try String.fetchOne(
