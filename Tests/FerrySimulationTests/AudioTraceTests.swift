@@ -23,6 +23,22 @@ import Testing
         #expect(verdict.violations == [])
     }
 
+    /// not-downloaded: with the disk full, keeping an album and dropping another were
+    /// recorded, but the settle of the files after each failed, and the call threw as if
+    /// nothing had been done: the person took the album as still kept, and it was gone.
+    @Test func aChangeOfWhatIsKeptStandsWhenItsFilesCannotFollowYet() async {
+        let verdict = await Self.run(
+            [
+                "act 1 movies add mononoke Alex", "act 2 audio keep album alb_demo_1", "sync 1", "sync 2",
+                "act 2 notes put c 371", "act 2 movies remove mononoke", "disk 2 full",
+                "act 2 audio keep album alb_demo_3", "act 2 audio drop album alb_demo_1",
+            ],
+            seed: 16,
+            only: ["recipes", "notes", "movies", "family", "audio"]
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// over-cap: a track was moved into place before its row said so; the disk was full
     /// when the row was to be written, and the file stayed on disk uncounted by the budget,
     /// so that later downloads filled the cap beside it.

@@ -52,7 +52,7 @@ extension AudioLibrary {
                     : "album \(id) is kept by downloaded collection \(holders.joined(separator: ", ")), not on its own; remove the collection instead"
             )
         }
-        try await Keeper(plugin: plugin, context: context).settle()
+        await settleAfterChange()
         return holders
     }
 
@@ -63,7 +63,7 @@ extension AudioLibrary {
         guard dropped else {
             throw FerryError(.notFound, "collection \(id) is not downloaded; `ferry audio downloads` lists what is")
         }
-        try await Keeper(plugin: plugin, context: context).settle()
+        await settleAfterChange()
     }
 
     /// Stops caching `track` (a track id or a part key) ahead of play: its download, in
@@ -82,7 +82,7 @@ extension AudioLibrary {
         guard dropped else {
             throw FerryError(.notFound, "\(track.title) is not cached ahead of play; `ferry audio downloads` lists what is")
         }
-        try await Keeper(plugin: plugin, context: context).settle()
+        await settleAfterChange()
     }
 
     /// Queues what `files` lack and says what happens next. Asking again for something
@@ -93,7 +93,7 @@ extension AudioLibrary {
             try files.flatMap { try Outbox.operations(plugin: name, entity: $0.partKey, in: db) }.filter { $0.state == .dead }
         }
         for operation in failed { try await runtime.retry(operation) }
-        var report = try await Keeper(plugin: plugin, context: context).settle()
+        var report = await settleAfterChange()
         report.queued += failed.count
         let complete = try await completeFiles()
         let missing = files.filter { !complete.contains($0.partKey) }
@@ -107,6 +107,19 @@ extension AudioLibrary {
             held: missing.isEmpty || state.satisfies(.unmetered)
                 ? nil : "downloads wait for an unmetered connection (Wi-Fi or wired); now \(state.summary)"
         )
+    }
+
+    /// Brings the files in line with a change already committed, which stands whatever
+    /// happens here: a settle that fails (a full disk) is logged, not thrown as if the
+    /// change had not been made, and the next sync's pull settles again.
+    @discardableResult
+    func settleAfterChange() async -> Keeper.Report {
+        do {
+            return try await Keeper(plugin: plugin, context: context).settle()
+        } catch {
+            runtime.logger.warning("audio: the change is recorded; its files follow at the next sync (\(error))")
+            return Keeper.Report()
+        }
     }
 
     /// Refuses a download whose files would not fit with the kept ones in `max_size`,

@@ -38,7 +38,7 @@ extension AudioLibrary {
                 try Ownership.cacheAhead(file.partKey, present: complete.contains(file.partKey), now: now, in: db)
             }
         }
-        let report = try await Keeper(plugin: plugin, context: context).settle()
+        let report = await settleAfterChange()
         return (source, report.queued)
     }
 
