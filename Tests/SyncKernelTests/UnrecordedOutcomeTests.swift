@@ -30,8 +30,11 @@ struct FailingLocalChangePlugin: SyncPlugin {
 
     func send(_ operation: QueuedOperation, context: PluginContext) async throws -> SendOutcome {
         let outcome = try await items.send(operation, context: context)
-        guard settings.fails == "answer" else { return outcome }
-        return .delivered { db in try Self.archive(operation.entity, in: db) }
+        switch settings.fails {
+        case "answer": return .delivered { db in try Self.archive(operation.entity, in: db) }
+        case "full-disk": return .delivered { _ in throw DatabaseError(resultCode: .SQLITE_FULL) }
+        default: return outcome
+        }
     }
 
     func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
@@ -107,6 +110,27 @@ struct UnrecordedOutcomeTests {
             #expect(operation.state == .dead)
             #expect(operation.lastError?.hasPrefix("gave up after 2 attempts: the items plugin could not") == true)
             #expect(server.count("PUT /items/a") == 2)
+        }
+    }
+
+    /// A full disk is the device's condition, not the operation's: however long it lasts,
+    /// the write waits and goes again, and never runs out of attempts.
+    @Test func aFullDiskWhileAnAnswerIsRecordedSpendsNoAttempt() async throws {
+        try await TestPluginServer.with { server, url in
+            let test = try await TestRuntime.make(
+                server: url,
+                yaml: "retry: {base_delay: 10s, jitter: 0, max_attempts: 2}\nplugins:\n  items: {fails: full-disk}\n",
+                plugins: [FailingLocalChangePlugin.self]
+            )
+            _ = try await TestPlugin.put("a", "mine", in: test.runtime)
+            for _ in 0..<4 {
+                #expect(try await test.runOnce().retried == 1)
+                let operation = try #require(try await test.operations().first)
+                #expect(operation.state == .pending && operation.attempts == 0)
+                #expect(operation.lastError?.contains("the disk is full") == true)
+                test.clock.advance(by: 3600)
+            }
+            #expect(server.count("PUT /items/a") == 4)
         }
     }
 

@@ -243,7 +243,14 @@ extension SyncEngine {
         let failure = FailureClass.classify(error, now: now)
         if case .offline = failure { unanswered = max(unanswered, strike) } else { await answered() }
         let refused = (error as? RemoteFailure)?.refusedCredential
-        await record(failure, of: operation, plugin: plugin, strike: strike, refused: refused)
+        await record(
+            failure,
+            of: operation,
+            plugin: plugin,
+            strike: strike,
+            refused: refused,
+            spendsAttempt: !StoreFailure.isFull(error)
+        )
     }
 
     /// Records what follows `failure`; `alongside` is a plugin's local change that goes with a
@@ -254,7 +261,8 @@ extension SyncEngine {
         plugin: any SyncPlugin,
         strike: Int,
         refused: String? = nil,
-        alongside: LocalChange? = nil
+        alongside: LocalChange? = nil,
+        spendsAttempt: Bool = true
     ) async {
         let now = runtime.clock.now()
         let policy = runtime.outbox.policies.policy(plugin: operation.plugin, kind: operation.kind)
@@ -264,7 +272,8 @@ extension SyncEngine {
             policy: policy.retry,
             now: now,
             unit: runtime.random(),
-            unanswered: strike
+            unanswered: strike,
+            spendsAttempt: spendsAttempt
         )
         do {
             try await apply(

@@ -7,7 +7,8 @@ extension SyncEngine {
     ///
     /// The error is classified as a send's failure is (`LocalChange`): one that may pass (a
     /// full disk, an answer the plugin could not read, an error the kernel does not know)
-    /// sends the operation again after a backoff, spending an attempt; one that will not (SQL
+    /// sends the operation again after a backoff, spending an attempt (none for a full disk:
+    /// the device's condition, not the operation's); one that will not (SQL
     /// that fails, a `FerryError` that says so) makes it a dead letter at once, naming the
     /// plugin, the answer and the error, which `ferry queue` shows and the pass counts.
     /// Either way the operation leaves flight: left there, it would be leased again whenever
@@ -31,7 +32,8 @@ extension SyncEngine {
                 attempts: operation.attempts,
                 policy: policy.retry,
                 now: now,
-                unit: runtime.random()
+                unit: runtime.random(),
+                spendsAttempt: !StoreFailure.isFull(error)
             )
         }
         do {

@@ -33,13 +33,17 @@ enum RetryDecision {
     ///     first goes again as soon as the remote answers a probe; later ones back off
     ///     (`unansweredDelay`), so a remote that answers probes but drops this request is
     ///     not asked in a tight loop.
+    ///   - spendsAttempt: false for a transient failure of this device rather than of the
+    ///     operation (its store could not write: a full disk): it backs off as the next
+    ///     attempt would, spends nothing, and never makes a dead letter.
     public static func decide(
         _ failure: FailureClass,
         attempts: Int,
         policy: RetryPolicy,
         now: Date,
         unit: Double,
-        unanswered: Int = 1
+        unanswered: Int = 1,
+        spendsAttempt: Bool = true
     ) -> RetryAction {
         switch failure {
         case .offline(let reason):
@@ -59,12 +63,12 @@ enum RetryDecision {
             return .holdForConfiguration(reason: reason)
         case .transient(let reason, let retryAfter):
             let spent = attempts + 1
-            guard spent < policy.maxAttempts else {
+            guard spent < policy.maxAttempts || !spendsAttempt else {
                 return .deadLetter(reason: "gave up after \(spent) attempts: \(reason)", attempts: spent)
             }
             let backoff = policy.jitteredDelay(afterAttempts: spent, unit: unit)
             let delay = max(backoff, retryAfter ?? 0)
-            return .retry(at: now.addingTimeInterval(delay), attempts: spent, reason: reason)
+            return .retry(at: now.addingTimeInterval(delay), attempts: spendsAttempt ? spent : attempts, reason: reason)
         }
     }
 

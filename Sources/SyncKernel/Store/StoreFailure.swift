@@ -2,6 +2,19 @@ import GRDB
 
 /// Turns SQLite failures into errors a person can act on.
 enum StoreFailure {
+    /// Whether `error` is this device's store failing to write (a full or failing disk),
+    /// as thrown or as `map` made it: it says nothing of the operation that met it.
+    static func isFull(_ error: any Error) -> Bool {
+        if let error = error as? FerryError {
+            return error.code == .storageUnavailable && error.underlying.map(isFull) == true
+        }
+        if let rolledBack = error as? TransactionRolledBack {
+            return (rolledBack.cause as? DatabaseError).map(isFull) ?? true
+        }
+        guard let database = error as? DatabaseError else { return false }
+        return [.SQLITE_FULL, .SQLITE_IOERR].contains(database.resultCode)
+    }
+
     static func map(_ error: any Error, doing action: String) -> any Error {
         if error is FerryError || error is CancellationError { return error }
         if error is StoreClosed {
