@@ -104,4 +104,15 @@ extension Outbox {
             arguments: [plugin]
         )
     }
+
+    /// The operations of `plugin` of one `kind` (its removals, say), oldest first, dead
+    /// ones included.
+    public static func operations(plugin: String, kind: String, in db: Database) throws -> [QueuedOperation] {
+        try QueuedOperation.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND kind = ?\(LocalDataAccount.filter) ORDER BY seq"
+            ),
+            arguments: [plugin, kind]
+        )
+    }
 }

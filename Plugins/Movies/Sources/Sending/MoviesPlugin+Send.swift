@@ -143,10 +143,8 @@ extension MoviesPlugin {
     /// was sent without a recorded answer (still under its local id: its TMDB id is not
     /// known here); nil when there is none.
     private static func earlierRemoval(of tmdbID: Int, before operation: QueuedOperation, in db: Database) throws -> String? {
-        try Outbox.operations(plugin: name, in: db).first { removal in
-            guard removal.kind == "remove", removal.state != .dead, removal.sequence < operation.sequence else {
-                return false
-            }
+        try Outbox.operations(plugin: name, kind: "remove", in: db).first { removal in
+            guard removal.state != .dead, removal.sequence < operation.sequence else { return false }
             return try PendingMovies.isLocal(removal.entity) || MovieRows.tmdbID(of: removal.entity, in: db) == tmdbID
         }?.entity
     }
