@@ -29,7 +29,8 @@ public struct OperationsToQueue: Sendable {
 public struct Committed<Value: Sendable>: Sendable {
     /// What the write's closure returned.
     public let value: Value
-    /// What became of each queued operation, in the order the closure queued them.
+    /// What became of each queued operation, in the order the closure queued them; then of
+    /// each removal given to `forget` that was queued.
     public let results: [EnqueueResult]
 }
 
