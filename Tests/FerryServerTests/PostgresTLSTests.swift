@@ -25,6 +25,22 @@ struct PostgresTLSTests {
         try await PostgresEngine.open(location, busyTimeout: 5, logger: Logger(label: "ferry.server.tests.tls"))
     }
 
+    /// Runs `body` on an engine opened at `location`, and closes the engine afterwards.
+    static func withEngine<Value>(
+        _ location: PostgresLocation,
+        _ body: (PostgresEngine) async throws -> Value
+    ) async throws -> Value {
+        let engine = try await open(location)
+        do {
+            let value = try await body(engine)
+            await engine.close()
+            return value
+        } catch {
+            await engine.close()
+            throw error
+        }
+    }
+
     /// Whether the engine's connection is encrypted, as the database sees it.
     static func encrypted(_ engine: PostgresEngine) async throws -> Bool {
         try await engine.read { db in
@@ -46,15 +62,12 @@ struct PostgresTLSTests {
             host: host,
             parameters.hasSuffix("sslrootcert=") ? parameters + authority : parameters
         )
-        let engine = try await Self.open(location)
-        defer { Task { await engine.close() } }
-        #expect(try await Self.encrypted(engine) == encrypted)
+        let isEncrypted = try await Self.withEngine(location) { try await Self.encrypted($0) }
+        #expect(isEncrypted == encrypted)
     }
 
     @Test func theDefaultIsEncryptedWhenTheDatabaseOffersIt() async throws {
-        let engine = try await Self.open(try Self.location(""))
-        defer { Task { await engine.close() } }
-        #expect(try await Self.encrypted(engine))
+        #expect(try await Self.withEngine(try Self.location("")) { try await Self.encrypted($0) })
     }
 
     @Test func aCertificateNoTrustedAuthoritySignedIsRefusedWithTheReason() async throws {
@@ -71,17 +84,17 @@ struct PostgresTLSTests {
     }
 
     @Test func aServerOpensNoMoreConnectionsThanThePoolSize() async throws {
-        let engine = try await Self.open(try Self.location("pool_size=2"))
-        defer { Task { await engine.close() } }
-        let backends = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<6 {
-                group.addTask {
-                    try await engine.read { db in
-                        try db.fetchValue(Int.self, sql: "SELECT pg_backend_pid() FROM (SELECT pg_sleep(0.05)) AS pause")
-                    } ?? 0
+        let backends = try await Self.withEngine(try Self.location("pool_size=2")) { engine in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        try await engine.read { db in
+                            try db.fetchValue(Int.self, sql: "SELECT pg_backend_pid() FROM (SELECT pg_sleep(0.05)) AS pause")
+                        } ?? 0
+                    }
                 }
+                return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
-            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
         #expect(backends.count <= 2 && !backends.contains(0))
     }
