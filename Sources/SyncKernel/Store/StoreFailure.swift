@@ -36,13 +36,14 @@ enum StoreFailure {
         }
         // Errors thrown by plugin code inside a transaction pass through untouched.
         guard let database = error as? DatabaseError else { return error }
-        switch database.resultCode {
-        case .SQLITE_FULL, .SQLITE_IOERR:
+        if isFull(database) {
             return FerryError(
                 .storageUnavailable,
                 "could not \(action): the disk is full or failing (SQLite \(database.resultCode.rawValue)); nothing was lost, free some space and run the command again",
                 underlying: error
             )
+        }
+        switch database.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return FerryError(
                 .storage,
