@@ -84,4 +84,19 @@ struct WALCheckpointerTests {
         #expect(copied, "the commits left in the WAL were not copied after opening")
         withExtendedLifetime(reopened) {}
     }
+
+    /// A store that closes leaves nothing behind: when `close()` returns, the checkpointer's
+    /// connection is gone too, so the store's own, the last to close, copied the whole WAL
+    /// back and removed it. Left open a moment longer, the checkpointer's connection did
+    /// that instead, or not, as threads ran: a simulated device that died and opened its
+    /// store again found its pages laid out one way or another, and a seed did not always
+    /// replay the same.
+    @Test func whenTheCloseReturnsEveryConnectionIsClosedAndTheWALIsGone() async throws {
+        for _ in 0..<5 {
+            let (store, path) = try openStore()
+            try await commit(20, into: store)
+            try store.close()
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the WAL outlived the close")
+        }
+    }
 }

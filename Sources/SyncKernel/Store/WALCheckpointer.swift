@@ -34,6 +34,8 @@ final class WALCheckpointer: Sendable {
     static let writerSafetyNetPages: Int32 = 40_000
 
     private let wakeup = Wakeup()
+    /// Signalled once the thread has closed its connection and ended.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts checkpointing the database at `path` after the commits of `writer`; stops when released.
     init(path: String, writer: any DatabaseWriter) throws {
@@ -42,8 +44,9 @@ final class WALCheckpointer: Sendable {
         // Opening reads the schema, which waits while another process opens the store
         // (WAL recovery); a PASSIVE checkpoint never waits whatever this says.
         configuration.busyMode = .timeout(10)
-        let wakeup = wakeup
+        let (wakeup, ended) = (wakeup, ended)
         let thread = Thread { [configuration] in
+            defer { ended.signal() }
             // Named from inside: on Linux a name set before `start()` is not applied.
             Thread.current.name = "ferry.wal-copy"
             // Opened here, off the path of the command opening the store. A connection
@@ -55,6 +58,8 @@ final class WALCheckpointer: Sendable {
                     _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
                 }
             }
+            // Closed before `ended`: whoever waits in `stop()` knows this connection is gone.
+            try? connection.close()
         }
         thread.start()
         writer.writeWithoutTransaction { db in
@@ -79,9 +84,14 @@ final class WALCheckpointer: Sendable {
         wakeup.noteCommit()
     }
 
-    /// Stops checkpointing: the thread closes its connection and ends.
+    /// Stops checkpointing, and returns once the thread has closed its connection: the
+    /// store's own connections, closed next, are then the last, and the last to close
+    /// copies the whole WAL back and removes it, whatever this thread was doing.
     func stop() {
         wakeup.stop()
+        ended.wait()
+        // For the next caller: a store closed twice (a simulated crash) waits once.
+        ended.signal()
     }
 
     deinit {
