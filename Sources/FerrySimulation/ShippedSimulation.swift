@@ -53,19 +53,15 @@ public enum ShippedSimulation {
 
     /// The names of the workloads, in the order they are drawn from.
     public static let workloads = ["recipes", notes, "movies", "family", "audio"]
-    /// Those a run draws from unless told otherwise. Audio is left out: the same seed does
-    /// not yet give the same verdict twice with it (docs/reliability.md, "What it does not
-    /// do yet"); `--workloads audio` runs it.
-    public static let defaultWorkloads = ["recipes", notes, "movies", "family"]
 
-    /// The simulation of `options`, with the default workloads or only those `only` names.
+    /// The simulation of `options`, with every workload or only those `only` names.
     public static func simulation(_ options: Simulation.Options, only: [String]? = nil) -> Simulation {
         Simulation(options: options, setup: setup, server: SimulatedFerryServer.start) {
             let all: [any SimulationWorkload] = [
                 RecipesWorkload(), DeclaredDomainWorkload(domain: notes), MoviesWorkload(), FamilyWorkload(),
                 AudioWorkload(),
             ]
-            return all.filter { (only ?? defaultWorkloads).contains($0.name) }
+            return all.filter { (only ?? workloads).contains($0.name) }
         }
     }
 }

@@ -163,20 +163,14 @@ struct RequestBatchTests {
         await withTaskGroup(of: (Int, Result<HTTPResponse, any Error>?).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    guard let request else {
-                        await batch.leave()
-                        return (index, nil)
+                    await batch.participate(index) {
+                        guard let request else { return (index, nil) }
+                        do {
+                            return (index, .success(try await batch.participantExecutor(index).execute(request, maxBodyBytes: 1 << 20)))
+                        } catch {
+                            return (index, .failure(error))
+                        }
                     }
-                    let result: Result<HTTPResponse, any Error>
-                    do {
-                        result = .success(
-                            try await batch.participantExecutor(index).execute(request, maxBodyBytes: 1 << 20)
-                        )
-                    } catch {
-                        result = .failure(error)
-                    }
-                    await batch.leave()
-                    return (index, result)
                 }
             }
             var results = [Result<HTTPResponse, any Error>?](repeating: nil, count: requests.count)
@@ -284,9 +278,10 @@ struct RequestBatchTests {
                     group.addTask {
                         if participant < 2 { await turns[participant + 1].wait() }
                         await turns[participant].open()
-                        _ = try? await batch.participantExecutor(participant)
-                            .execute(Self.request(participant + 1), maxBodyBytes: 1 << 20)
-                        await batch.leave()
+                        await batch.participate(participant) {
+                            _ = try? await batch.participantExecutor(participant)
+                                .execute(Self.request(participant + 1), maxBodyBytes: 1 << 20)
+                        }
                     }
                 }
             }
@@ -333,15 +328,17 @@ struct RequestBatchTests {
         let results = await Self.finishing {
             await withTaskGroup(of: [HTTPResponse].self) { group in
                 group.addTask {
-                    let first = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
-                    let second = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
-                    await batch.leave()
-                    return [first, second].compactMap { $0 }
+                    await batch.participate(0) {
+                        let first = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
+                        let second = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
+                        return [first, second].compactMap { $0 }
+                    }
                 }
                 group.addTask {
-                    let only = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
-                    await batch.leave()
-                    return [only].compactMap { $0 }
+                    await batch.participate(1) {
+                        let only = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
+                        return [only].compactMap { $0 }
+                    }
                 }
                 var all: [HTTPResponse] = []
                 for await responses in group { all += responses }
@@ -456,15 +453,17 @@ struct RequestBatchTests {
         _ = await Self.finishing {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    _ = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
-                    _ = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
-                    await batch.leave()
+                    await batch.participate(0) {
+                        _ = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
+                        _ = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
+                    }
                 }
                 group.addTask {
-                    _ = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
-                    // Still sending (not left) while the other sends its second request.
-                    _ = try? await batch.participantExecutor(1).execute(Self.request(4), maxBodyBytes: 1 << 20)
-                    await batch.leave()
+                    await batch.participate(1) {
+                        _ = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
+                        // Still sending (not left) while the other sends its second request.
+                        _ = try? await batch.participantExecutor(1).execute(Self.request(4), maxBodyBytes: 1 << 20)
+                    }
                 }
             }
         }
@@ -605,19 +604,16 @@ struct RequestBatchTests {
             executor: executor,
             base: Self.base,
             path: "/v1/batch",
-            linger: .milliseconds(10)
+            batching: .atOnce(linger: .milliseconds(10))
         )
         let busy = Gate()
         let results = await Self.finishing {
             await withTaskGroup(of: HTTPResponse?.self) { group in
                 for index in [1, 3] {
                     group.addTask {
-                        let response = try? await batch.participantExecutor(index).execute(
-                            Self.request(index),
-                            maxBodyBytes: 1 << 20
-                        )
-                        await batch.leave()
-                        return response
+                        await batch.participate(index) {
+                            try? await batch.participantExecutor(index).execute(Self.request(index), maxBodyBytes: 1 << 20)
+                        }
                     }
                 }
                 // The second participant is waiting for something else until the others are answered.
@@ -630,7 +626,7 @@ struct RequestBatchTests {
             }
         }
         await busy.wait()
-        await batch.leave()
+        await batch.participate(2) {}
 
         #expect(results?.count == 2)
         #expect(try executor.batches.map { try Self.subrequests($0).count } == [2])

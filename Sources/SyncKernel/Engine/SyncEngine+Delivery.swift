@@ -40,7 +40,8 @@ extension SyncEngine {
         return await acknowledge(accepted, plugin: plugin, strike: strike)
     }
 
-    /// Sends `operations` concurrently through one `RequestBatch`; returns the accepted ones.
+    /// Sends `operations` through one `RequestBatch`, at once or in turn (`Options.batching`);
+    /// returns the accepted ones, in queue order.
     private func sendTogether(
         _ operations: [QueuedOperation],
         plugin: any SyncPlugin,
@@ -54,22 +55,24 @@ extension SyncEngine {
             base: base,
             path: runtime.configuration.kernel.sync.batchPath,
             limiter: requestLimiter,
-            linger: runtime.batchLinger
+            batching: runtime.batching
         )
-        let accepted = await withTaskGroup(of: (QueuedOperation, SendOutcome)?.self) { group in
+        let accepted = await withTaskGroup(of: (Int, QueuedOperation, SendOutcome)?.self) { group in
             for (index, operation) in operations.enumerated() {
                 let batched = transport.with(executor: batch.participantExecutor(index))
                 group.addTask {
-                    let result = await self.attempt(operation, plugin: plugin, transport: batched)
-                    await batch.leave()
-                    return await self.outcome(of: operation, result, plugin: plugin, strike: strike)
+                    await batch.participate(index) {
+                        let result = await self.attempt(operation, plugin: plugin, transport: batched)
+                        return await self.outcome(of: operation, result, plugin: plugin, strike: strike).map { (index, $0, $1) }
+                    }
                 }
             }
-            var accepted: [(QueuedOperation, SendOutcome)] = []
+            var accepted: [(Int, QueuedOperation, SendOutcome)] = []
             for await result in group {
                 if let result { accepted.append(result) }
             }
-            return accepted
+            // Acknowledged in queue order, whichever answer came first.
+            return accepted.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
         }
         if batch.refused {
             unbatched.insert(plugin.pluginName)

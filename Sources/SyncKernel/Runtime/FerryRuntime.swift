@@ -31,8 +31,8 @@ public final class FerryRuntime: Sendable {
     public let clock: any KernelClock
     /// A number in 0..<1 for each retry's jitter (`Options.random`).
     let random: @Sendable () -> Double
-    /// How long a delivery's batch waits for operations busy with something else (`Options.batchLinger`).
-    let batchLinger: Duration
+    /// How the operations of a delivery share its batch (`Options.batching`).
+    let batching: Batching
     /// Whether the remotes can be reached: the probe of the configured remotes (or
     /// `Options.connectivity`), with the offline and metered overrides in `settings`
     /// applied on top.
@@ -85,12 +85,11 @@ public final class FerryRuntime: Sendable {
         /// What puts requests on the wire (tests use `RecordingExecutor`); nil: an
         /// `AsyncHTTPExecutor` of the runtime's own, closed by `shutdown()`.
         public var executor: (any HTTPExecutor)?
-        /// How long the requests of a delivery's batch wait, in real time, for an operation
-        /// that is busy with something other than a request of the batch (a third party's
-        /// answer, a sign-in) before they leave without it: a latency bound. A simulation,
-        /// whose time is virtual, sets it long, so that what travels together depends only
-        /// on what the operations send.
-        public var batchLinger: Duration = .milliseconds(50)
+        /// How the operations of a delivery share its batch: at once, the requests waiting
+        /// at most 50 ms (real time) for an operation busy with something else; a
+        /// simulation, whose time is virtual and whose seed must replay the same, sets
+        /// `.inTurn`.
+        public var batching: Batching = .atOnce(linger: .milliseconds(50))
 
         /// The defaults: the system clock, the probe, remotes used as configured (with
         /// `embedded` refused), the plugins' own credentials and an executor of the runtime's own.
@@ -104,7 +103,7 @@ public final class FerryRuntime: Sendable {
         events: EventBus,
         clock: any KernelClock,
         random: @escaping @Sendable () -> Double,
-        batchLinger: Duration,
+        batching: Batching,
         connectivity: ForcedConnectivity,
         logger: Logger,
         credentials: any CredentialProvider,
@@ -125,7 +124,7 @@ public final class FerryRuntime: Sendable {
         self.events = events
         self.clock = clock
         self.random = random
-        self.batchLinger = batchLinger
+        self.batching = batching
         self.connectivity = connectivity
         self.forcedConnectivity = connectivity
         self.settings = SettingsStore(store: store)
@@ -248,7 +247,7 @@ public final class FerryRuntime: Sendable {
             events: events,
             clock: options.clock,
             random: options.random,
-            batchLinger: options.batchLinger,
+            batching: options.batching,
             connectivity: ForcedConnectivity(base: base, settings: settings),
             logger: options.logger,
             credentials: broker,

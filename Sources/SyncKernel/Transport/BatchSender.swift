@@ -14,14 +14,23 @@ struct BatchSender: Sendable {
     let refusal: OnceFlag
     let limiter: RequestLimiter
 
-    /// Sends the requests, a batch per credentials, and resumes each with its answer.
+    /// Sends the requests, a batch per credentials (in the order of their first request),
+    /// and resumes each with its answer.
+    ///
+    /// One request after another, here and below: what meets the network first is the
+    /// requests' order, not the scheduler's. This is the rare path (a token renewed
+    /// mid-batch, a remote that refused the batch), so it costs little.
     func send(_ taken: [Waiting]) async {
-        let groups = Dictionary(grouping: taken) { $0.request.header("Authorization") ?? "" }
-        await withTaskGroup(of: Void.self) { tasks in
-            for group in groups.values {
-                tasks.addTask { await sendGroup(group) }
+        var groups: [(authorization: String, requests: [Waiting])] = []
+        for waiting in taken {
+            let authorization = waiting.request.header("Authorization") ?? ""
+            if let index = groups.firstIndex(where: { $0.authorization == authorization }) {
+                groups[index].requests.append(waiting)
+            } else {
+                groups.append((authorization, [waiting]))
             }
         }
+        for group in groups { await sendGroup(group.requests) }
     }
 
     /// One request goes alone; several go as one batch.
@@ -67,9 +76,8 @@ struct BatchSender: Sendable {
         case 413:
             // Too large for the remote: each half tries again.
             let half = group.count / 2
-            async let first: Void = sendGroup(Array(group[..<half]))
-            async let second: Void = sendGroup(Array(group[half...]))
-            _ = await (first, second)
+            await sendGroup(Array(group[..<half]))
+            await sendGroup(Array(group[half...]))
         case 401, 403, 408, 429, 500, 502...599:
             // About the batch as a whole (credentials, load): each request gets the same answer.
             for waiting in group { waiting.continuation.resume(returning: answer) }
@@ -98,17 +106,11 @@ struct BatchSender: Sendable {
     }
 
     private func sendEachAlone(_ group: [Waiting]) async {
-        await withTaskGroup(of: Void.self) { tasks in
-            for waiting in group {
-                tasks.addTask {
-                    do {
-                        waiting.continuation.resume(
-                            returning: try await sendAlone(waiting.request, maxBodyBytes: waiting.maxBodyBytes)
-                        )
-                    } catch {
-                        waiting.continuation.resume(throwing: error)
-                    }
-                }
+        for waiting in group {
+            do {
+                waiting.continuation.resume(returning: try await sendAlone(waiting.request, maxBodyBytes: waiting.maxBodyBytes))
+            } catch {
+                waiting.continuation.resume(throwing: error)
             }
         }
     }

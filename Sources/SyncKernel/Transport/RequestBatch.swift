@@ -13,10 +13,14 @@ import Foundation
 /// travels together then depends on what the operations send, not on how their tasks
 /// were scheduled. Requests that go alone share the engine's `RequestLimiter`. A remote
 /// without a batch endpoint (404, 405, 501) gets each request alone, and `refused` says so.
+///
+/// `.inTurn`, the operations run one at a time instead (`BatchTurns`), and the batch leaves
+/// exactly when each has a request in it or has ended.
 actor RequestBatch {
     private let wire: BatchSender
     private let base: String
-    private let linger: Duration
+    private let linger: Duration?
+    private let turns: BatchTurns?
     private var sending: Int
     /// The requests waiting to leave, each with its operation's place in the queue.
     private var waiting: [(participant: Int, request: BatchSender.Waiting)] = []
@@ -29,11 +33,14 @@ actor RequestBatch {
         base: String,
         path: String,
         limiter: RequestLimiter = RequestLimiter(permits: 8),
-        linger: Duration = .milliseconds(50)
+        batching: FerryRuntime.Batching = .atOnce(linger: .milliseconds(50))
     ) {
         self.sending = participants
         self.base = base
-        self.linger = linger
+        switch batching {
+        case .atOnce(let linger): (self.linger, self.turns) = (linger, nil)
+        case .inTurn: (self.linger, self.turns) = (nil, BatchTurns(participants: participants))
+        }
         self.wire = BatchSender(
             executor: executor,
             endpoint: base.trimmingSuffix("/") + path,
@@ -50,22 +57,42 @@ actor RequestBatch {
         BatchedExecutor(batch: self, participant: participant)
     }
 
+    /// Runs the `send` of the operation at `participant` (its place in the queue), in its
+    /// turns when they take them; the batch stops waiting for it once `send` returns.
+    nonisolated func participate<T: Sendable>(_ participant: Int, _ send: () async -> T) async -> T {
+        await turns?.take(participant)
+        let result = await send()
+        await leave()
+        turns?.release(participant)
+        return result
+    }
+
     /// Sends `request` of the operation at `participant` with the batch, or alone when it
     /// cannot travel in one.
     func execute(_ request: PreparedRequest, participant: Int, maxBodyBytes: Int) async throws -> HTTPResponse {
         guard !wire.refusal.isSet, let item = BatchWire.item(request, base: base) else {
             return try await wire.sendAlone(request, maxBodyBytes: maxBodyBytes)
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            let request = BatchSender.Waiting(request: request, item: item, maxBodyBytes: maxBodyBytes, continuation: continuation)
-            waiting.append((participant, request))
-            if waiting.count == 1 { flushAfterLinger() }
-            flushIfReady()
+        let answer: Result<HTTPResponse, any Error>
+        do {
+            answer = .success(
+                try await withCheckedThrowingContinuation { continuation in
+                    let request = BatchSender.Waiting(request: request, item: item, maxBodyBytes: maxBodyBytes, continuation: continuation)
+                    waiting.append((participant, request))
+                    if waiting.count == 1 { flushAfterLinger() }
+                    flushIfReady()
+                    turns?.release(participant)
+                }
+            )
+        } catch {
+            answer = .failure(error)
         }
+        await turns?.take(participant)
+        return try answer.get()
     }
 
     /// An operation of the batch has finished sending.
-    func leave() {
+    private func leave() {
         sending -= 1
         flushIfReady()
     }
@@ -78,7 +105,8 @@ actor RequestBatch {
     /// Bounds the wait for an operation that is busy with something other than a request
     /// (a plugin waiting out a third party's `Retry-After`): a latency bound, so real time.
     private func flushAfterLinger() {
-        let (round, linger) = (self.round, self.linger)
+        guard let linger else { return }
+        let round = self.round
         Task {
             try? await Task.sleep(for: linger)
             self.flush(round: round)
@@ -95,10 +123,17 @@ actor RequestBatch {
         let taken = waiting.enumerated()
             .sorted { ($0.element.participant, $0.offset) < ($1.element.participant, $1.offset) }
             .map(\.element.request)
+        let answered = waiting.map(\.participant)
         waiting = []
         round += 1
-        let wire = self.wire
-        Task { await wire.send(taken) }
+        let (wire, turns) = (self.wire, self.turns)
+        turns?.wake([BatchTurns.wire])
+        Task {
+            await turns?.take(BatchTurns.wire)
+            await wire.send(taken)
+            turns?.wake(answered)
+            turns?.release(BatchTurns.wire)
+        }
     }
 }
 

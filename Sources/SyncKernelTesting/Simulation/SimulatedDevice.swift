@@ -113,9 +113,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         options.executor = network.link(life: lives)
         options.logger = Logger(label: "ferry.sim", factory: { _ in SwiftLogNoOpLogHandler() })
         options.random = { [unowned self] in random.withLock { Double.random(in: 0..<1, using: &$0) } }
-        // Virtual time: a batch leaves when every operation of its delivery has a request in
-        // it, never because real time passed while the machine was busy.
-        options.batchLinger = .seconds(3600)
+        // The operations of a batch take turns: what they do, and in which order their
+        // requests meet the faults, depends on the seed, never on how tasks were scheduled.
+        options.batching = .inTurn
         runtime = try await FerryRuntime.open(configuration: configuration, pluginTypes: setup.pluginTypes, options: options)
         engine = SyncEngine(runtime: runtime, owner: LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives)))
         if diskFull { try await fillDisk(true) }

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SyncKernel
+
+/// `.inTurn`: the operations of a batch run one at a time, in queue order, whatever order
+/// their tasks start in, so that a simulation's seed replays the same. At once, their
+/// requests to a third party met the network in the order the scheduler chose, and a fault
+/// armed for "the next request" hit one or another.
+@Suite("Request batch: operations in turn")
+struct BatchTurnsTests {
+    typealias Batch = RequestBatchTests
+
+    /// What the operations did, in the order they did it.
+    final class Steps: Sendable {
+        private let list = Mutex<[String]>([])
+        var all: [String] { list.withLock { $0 } }
+        func note(_ step: String) { list.withLock { $0.append(step) } }
+    }
+
+    /// A request of participant `index` to a third party (a TMDB lookup): it never travels
+    /// in the batch.
+    static func thirdParty(_ index: Int) -> PreparedRequest {
+        PreparedRequest(method: "GET", url: "https://third.test/lookup/\(index)", headers: [], body: nil, timeout: 30)
+    }
+
+    @Test func eachOperationRunsAloneInQueueOrderAndTheAnswersComeBackInThatOrderToo() async throws {
+        let executor = Batch.ScriptedExecutor { request in
+            request.url.hasPrefix("https://third.test")
+                ? HTTPResponse(status: 200, headers: [:], body: Data()) : try Batch.answer(request)
+        }
+        let batch = RequestBatch(
+            participants: 3,
+            executor: executor,
+            base: Batch.base,
+            path: "/v1/batch",
+            batching: .inTurn
+        )
+        let steps = Steps()
+        _ = await Batch.finishing {
+            await withTaskGroup(of: Void.self) { group in
+                // The last operation's task starts first, and the first one dawdles.
+                for participant in [2, 1, 0] {
+                    group.addTask {
+                        await batch.participate(participant) {
+                            steps.note("start \(participant)")
+                            // Long enough for the others to overtake it, were they let.
+                            if participant == 0 { try? await Task.sleep(for: .milliseconds(50)) }
+                            let executor = batch.participantExecutor(participant)
+                            _ = try? await executor.execute(Self.thirdParty(participant), maxBodyBytes: 1 << 20)
+                            _ = try? await executor.execute(Batch.request(participant + 1), maxBodyBytes: 1 << 20)
+                            steps.note("answered \(participant)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(
+            steps.all == ["start 0", "start 1", "start 2", "answered 0", "answered 1", "answered 2"]
+        )
+        #expect(executor.alone.map(\.url) == (0..<3).map { Self.thirdParty($0).url })
+        #expect(executor.batches.count == 1)
+    }
+
+    @Test func anOperationThatEndsWithoutSendingPassesTheTurnOn() async throws {
+        let executor = Batch.ScriptedExecutor { try Batch.answer($0) }
+        let batch = RequestBatch(participants: 3, executor: executor, base: Batch.base, path: "/v1/batch", batching: .inTurn)
+        let results = await Batch.run(batch, [Batch.request(1), nil, Batch.request(3)])
+        #expect(executor.batches.count == 1)
+        #expect(results[1] == nil)
+        #expect(try Batch.json(try #require(try results[2]?.get())) == ["batched": "/v1/saved-recipes/r3"])
+    }
+}
