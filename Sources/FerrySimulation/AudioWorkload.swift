@@ -82,6 +82,12 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
+    /// A device forgets what it kept once another account signs in there
+    /// (`AudioPlugin.removeFilesForSignOut`).
+    func anotherAccountSignedIn(on device: Int) {
+        kept[device] = nil
+    }
+
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         var violations = try await checkStep(world)
         for device in world.devices {

@@ -32,6 +32,9 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         var tmdbID: Int
         var member: String
         var value: String
+        /// Whether another account signed in on the device since: the device forgot its
+        /// local rows then, a refusal's mark with them.
+        var forgottenLocally = false
     }
 
     private var picks: [Write] = []
@@ -120,6 +123,12 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
+    /// The device forgets the family's local rows once another account signs in there; its
+    /// queued writes stay the workloads' account's.
+    func anotherAccountSignedIn(on device: Int) {
+        for index in votes.indices where votes[index].device == device { votes[index].forgottenLocally = true }
+    }
+
     /// A vote only one device cast for a member on a film: the server has its last value,
     /// unless the device's vote was refused (the round stopped taking votes first).
     private func checkVotes(of round: ServerRound, cast: [Write], in world: SimulationWorld) async throws -> [SimulationViolation] {
@@ -134,6 +143,8 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
                 try FamilyCache.localVotes(round.id, in: db).first { $0.tmdbID == last.tmdbID && $0.memberKey == memberKey }
             }
             guard local?.state != "refused" else { continue }
+            // Refused with its mark forgotten: the round stopped taking votes first.
+            if local == nil, last.forgottenLocally, round.status != "voting" { continue }
             let server = round.votes["\(last.tmdbID)/\(last.member)"]
             if server != last.value {
                 violations.append(

@@ -41,10 +41,12 @@ public enum ShippedSimulation {
               \(notes): {}
             """,
         otherHosts: [SimulatedTMDB.apiHost: SimulatedTMDB(), SimulatedTMDB.imageHost: SimulatedTMDB()],
-        signIn: { runtime in
+        // The demo users: the workloads act as `demo`; `sam` signs in on a device now and then.
+        accounts: ["demo", "sam"],
+        signIn: { runtime, account in
             // What `ferry auth login` does when the person keeps the writes made while
             // signed out: they go as the account that signed in, and held queues resume.
-            let session = try await runtime.plugin(AuthPlugin.self).login(username: "demo", password: "demo-password")
+            let session = try await runtime.plugin(AuthPlugin.self).login(username: account, password: "\(account)-password")
             _ = try await runtime.adoptSignedOutWork(for: session.user.id)
             _ = try await runtime.adoptLocalData(for: session.user.id)
             try await runtime.resumeAfterLogin()

@@ -44,4 +44,16 @@ import Testing
         #expect(verdict.violations == [])
         #expect(verdict.trace.contains { $0.contains("the server died") })
     }
+
+    /// other-account with `06-another-account-sends-queued-writes`: writes queued under one
+    /// account wait while another is signed in on the device, and go once it signs in again.
+    @Test func writesQueuedUnderOneAccountWaitWhileAnotherIsSignedIn() async {
+        let verdict = await FoundTraceTests.run(
+            ["network 0 offline", "act 0 notes put a 1", "network 0 online", "sign-in 0 sam", "sync 0", "act 0 notes put b 2"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("act 0 notes put b 2  -> not done: another account is signed in here") })
+        #expect(verdict.trace.contains { $0.contains("a person signs in as the workloads' account again") })
+    }
 }

@@ -42,17 +42,19 @@ public final class ApplyLedger: Sendable {
     func recordDeath(in request: PreparedRequest, path: String, keptChange: Bool) {
         state.withLock { $0.deaths += 1 }
         guard keptChange else { return }
-        var keys: [String] = []
-        if request.method == "POST", path.hasSuffix("/v1/batch") {
-            let requests = request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["requests"]
-            for case let item as [String: Any] in requests as? [Any] ?? [] {
-                let headers = (item["headers"] as? [String: String]) ?? [:]
-                if let key = Self.idempotencyKey(headers) { keys.append(key) }
-            }
-        } else if let key = request.header("Idempotency-Key") {
-            keys.append(key)
-        }
+        let keys = Self.keys(of: request, path: path)
         state.withLock { $0.torn.append(keys) }
+    }
+
+    /// The `Idempotency-Key`s `request` carries: its own, or those of a batch's sub-requests.
+    static func keys(of request: PreparedRequest, path: String) -> [String] {
+        guard request.method == "POST", path.hasSuffix("/v1/batch") else {
+            return request.header("Idempotency-Key").map { [$0] } ?? []
+        }
+        let requests = request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["requests"]
+        return (requests as? [Any] ?? []).compactMap { item in
+            ((item as? [String: Any])?["headers"] as? [String: String]).flatMap(idempotencyKey)
+        }
     }
 
     /// Records the server's answer to `request`.

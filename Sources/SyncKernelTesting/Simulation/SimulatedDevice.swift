@@ -12,8 +12,12 @@ public struct DeviceSetup: Sendable {
     /// The `plugins:` and `domains:` sections of the configuration; the simulation adds
     /// the data directory, the server and the sync settings.
     public var yaml: String
-    /// Signs a person in on a device's runtime (a login through the auth plugin, say).
-    public var signIn: @Sendable (FerryRuntime) async throws -> Void
+    /// The accounts a person signs in with: every device starts with the first, which the
+    /// workloads act as; a person may sign in with another on a device now and then.
+    public var accounts: [String]
+    /// Signs a person in with one of `accounts` on a device's runtime (a login through the
+    /// auth plugin, say).
+    public var signIn: @Sendable (FerryRuntime, _ account: String) async throws -> Void
     /// The hosts other than the Ferry server that the plugins reach (TMDB, say), by host
     /// name: answered in process, as the server is, through the same links and faults.
     public var otherHosts: [String: any SimulatedServer]
@@ -22,11 +26,14 @@ public struct DeviceSetup: Sendable {
         pluginTypes: [any SyncPlugin.Type],
         yaml: String,
         otherHosts: [String: any SimulatedServer] = [:],
-        signIn: @escaping @Sendable (FerryRuntime) async throws -> Void
+        accounts: [String],
+        signIn: @escaping @Sendable (FerryRuntime, _ account: String) async throws -> Void
     ) {
+        precondition(!accounts.isEmpty, "a simulation needs an account to sign in with")
         self.pluginTypes = pluginTypes
         self.yaml = yaml
         self.otherHosts = otherHosts
+        self.accounts = accounts
         self.signIn = signIn
     }
 }
@@ -121,9 +128,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         if diskFull { try await fillDisk(true) }
     }
 
-    /// A person signs in.
-    func signIn() async throws {
-        try await setup.signIn(runtime)
+    /// A person signs in with `account`: the first of the set-up's unless told otherwise.
+    func signIn(as account: String? = nil) async throws {
+        try await setup.signIn(runtime, account ?? setup.accounts[0])
     }
 
     /// One pass of the runner, as `ferry run --once` does it; returns how it ended.

@@ -23,8 +23,8 @@ final class SimulatedNetwork: Sendable {
     /// Called when a fault kills the device in the middle of a request; never returns
     /// while the simulation runs.
     private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
-    /// Called before each request: the device between two requests.
-    private let requestHandler = Mutex<(@Sendable () async -> Void)?>(nil)
+    /// Called before each request (the device between two requests), with the request.
+    private let requestHandler = Mutex<(@Sendable (PreparedRequest) async -> Void)?>(nil)
 
     init(
         server: @escaping @Sendable () -> (any SimulatedServer)?,
@@ -44,7 +44,9 @@ final class SimulatedNetwork: Sendable {
     private func crash() async { await crashHandler.withLock { $0 }?() }
 
     /// What to call before each request.
-    func onRequest(_ handler: @escaping @Sendable () async -> Void) { requestHandler.withLock { $0 = handler } }
+    func onRequest(_ handler: @escaping @Sendable (PreparedRequest) async -> Void) {
+        requestHandler.withLock { $0 = handler }
+    }
 
     var isOnline: Bool {
         get { state.withLock { $0.online } }
@@ -90,7 +92,7 @@ final class SimulatedNetwork: Sendable {
     }
 
     private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
-        if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?() }
+        if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?(request) }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let other = host.flatMap { otherHosts[$0] }
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in

@@ -61,6 +61,8 @@ public struct Simulation: Sendable {
     /// The events the seed draws.
     public func events() -> [SimulationEvent] {
         var random = SeededRandom(seed: options.seed)
+        // Drawn apart, so that another account leaves every other draw of a seed as it was.
+        var accounts = SeededRandom(seed: options.seed ^ 0xACC0_0A75)
         let workloads = workloads()
         let devices = options.devices
         var events: [SimulationEvent] = []
@@ -94,7 +96,10 @@ public struct Simulation: Sendable {
             case .crash: events.append(.crash(device: device))
             case .restart: events.append(.restartServer)
             case .revoke: events.append(.revokeSession(device: device))
-            case .signIn: events.append(.signIn(device: device))
+            case .signIn:
+                let other = setup.accounts.count > 1 && accounts.chance(0.5)
+                let account = other ? setup.accounts[1...].randomElement(using: &accounts) : nil
+                events.append(.signIn(device: device, account: account))
             case .disk: events.append(.diskFull(device: device, random.chance(0.5)))
             case .skew: events.append(.skew(device: device, seconds: Double(Int.random(in: -7200...7200, using: &random))))
             }

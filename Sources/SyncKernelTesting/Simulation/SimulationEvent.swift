@@ -22,8 +22,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     case restartServer
     /// The server ends the device's session (a revoked token: the person must sign in again).
     case revokeSession(device: Int)
-    /// A person signs in on the device again.
-    case signIn(device: Int)
+    /// A person signs in on the device again: with the account the workloads act as, or
+    /// with another (`account`), under which the device's queued writes must wait.
+    case signIn(device: Int, account: String?)
     /// The device's disk fills up (`true`) or has room again (`false`).
     case diskFull(device: Int, Bool)
     /// The device's clock runs `seconds` ahead of the world's (behind when negative).
@@ -76,7 +77,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case .crash(let device): "crash \(device)"
         case .restartServer: "restart-server"
         case .revokeSession(let device): "revoke \(device)"
-        case .signIn(let device): "sign-in \(device)"
+        case .signIn(let device, let account): "sign-in \(device)" + (account.map { " \($0)" } ?? "")
         case .diskFull(let device, let full): "disk \(device) \(full ? "full" : "free")"
         case .skew(let device, let seconds): "skew \(device) \(Self.format(seconds))"
         }
@@ -103,7 +104,8 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case ("crash", let device?, 2): self = .crash(device: device)
         case ("restart-server", _, 1): self = .restartServer
         case ("revoke", let device?, 2): self = .revokeSession(device: device)
-        case ("sign-in", let device?, 2): self = .signIn(device: device)
+        case ("sign-in", let device?, 2): self = .signIn(device: device, account: nil)
+        case ("sign-in", let device?, 3): self = .signIn(device: device, account: words[2])
         case ("disk", let device?, 3) where ["full", "free"].contains(words[2]):
             self = .diskFull(device: device, words[2] == "full")
         case ("skew", let device?, 3):

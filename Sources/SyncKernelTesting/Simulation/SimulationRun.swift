@@ -24,6 +24,8 @@ struct SimulationRun {
     private var refused: Set<Int> = []
     /// How many torn writes of the ledger have been reported.
     private var tornRead = 0
+    /// The account the workloads act as (its id, as the devices' credentials give it).
+    private var actingAccount: String?
 
     init(
         simulation: Simulation,
@@ -89,15 +91,17 @@ struct SimulationRun {
                 server: { [world] in world.server },
                 restartServer: { [world] in try await world.restartServer() }
             )
-            device.network.onRequest { [world, workloads, unowned device] in
+            device.network.onRequest { [world, workloads, unowned device] request in
                 for workload in workloads {
                     if let found = try? await workload.checkShown(on: device) { world.observe(found) }
                 }
+                world.observe(await Self.otherAccountsWrites(in: request, from: device, in: world))
             }
             log?("setup: starting device \(index)")
             try await device.start()
             log?("setup: signing in device \(index)")
             try await device.signIn()
+            if actingAccount == nil { actingAccount = await device.runtime.credentials.account() }
             world.devices.append(device)
             await remember(device)
             log?("setup: first sync of device \(index)")
@@ -112,6 +116,8 @@ struct SimulationRun {
             case .act(let index, let name, let action):
                 guard let workload = workloads.first(where: { $0.name == name }) else { return "no workload \(name)" }
                 let device = world.devices[index]
+                // The workloads act as one account: a person signed in with another does nothing.
+                if try await isSignedInWithAnotherAccount(device) { return "not done: another account is signed in here" }
                 let world = world
                 let end = await device.run { try await workload.perform(action, on: device, in: world) }
                 await remember(device)
@@ -132,9 +138,12 @@ struct SimulationRun {
                 revoked.insert(index)
                 let answer = try await world.ask("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")])
                 return "server answered \(answer.status)"
-            case .signIn(let index):
+            case .signIn(let index, let account):
                 let device = world.devices[index]
-                let end = await device.run { try await device.signIn() }
+                let end = await device.run { try await device.signIn(as: account) }
+                if account != nil, try await isSignedInWithAnotherAccount(device) {
+                    for workload in workloads { workload.anotherAccountSignedIn(on: index) }
+                }
                 if case .finished = end {
                     revoked.remove(index)
                     // A refusal still to come may end the new session too.
@@ -180,7 +189,9 @@ struct SimulationRun {
     private mutating func remember(_ device: SimulatedDevice) async {
         guard let operations = try? await device.operations() else { return }
         for operation in operations {
-            queued[operation.id.lowercasedString] = (device.index, operation.plugin, operation.entity, operation.sequence)
+            let key = operation.id.lowercasedString
+            queued[key] = (device.index, operation.plugin, operation.entity, operation.sequence)
+            if let account = operation.account { world.noteQueued(key, under: account) }
         }
     }
 
@@ -270,6 +281,10 @@ struct SimulationRun {
             // A person whose session was ended signs in until it works: a sign-in refused
             // halfway (a full disk) may have left a token and the writes made while signed
             // out still waiting for the login that keeps them.
+            for device in world.devices where try await isSignedInWithAnotherAccount(device) {
+                try await device.signIn()
+                note("sign-in \(device.index)  -> a person signs in as the workloads' account again", nil)
+            }
             for device in world.devices {
                 let ended = revoked.contains(device.index)
                 guard try await needsSignIn(device) || ended else { continue }
@@ -314,6 +329,31 @@ struct SimulationRun {
             return
         }
         for workload in workloads { violations += try await workload.check(world) }
+    }
+
+    /// Whether the account the device's writes are made for (the signed-in one, or the one
+    /// whose session the server ended) is not the one the workloads act as.
+    private func isSignedInWithAnotherAccount(_ device: SimulatedDevice) async throws -> Bool {
+        guard let writer = await device.runtime.credentials.writer() else { return false }
+        return writer != actingAccount
+    }
+
+    /// A write the device sends while signed in with an account other than the one it was
+    /// queued under: it would be applied as that account's.
+    private static func otherAccountsWrites(
+        in request: SyncKernel.PreparedRequest,
+        from device: SimulatedDevice,
+        in world: SimulationWorld
+    ) async -> [SimulationViolation] {
+        let keys = ApplyLedger.keys(of: request, path: SimulatedNetwork.path(of: request.url))
+        guard !keys.isEmpty, let account = await device.runtime.credentials.account() else { return [] }
+        return keys.compactMap { key in
+            guard let queuedUnder = world.account(queuing: key.lowercased()), queuedUnder != account else { return nil }
+            return SimulationViolation(
+                "other-account",
+                "device \(device.index) sent a write queued under \(queuedUnder) while \(account) was signed in: it would be \(account)'s"
+            )
+        }
     }
 
     private func needsSignIn(_ device: SimulatedDevice) async throws -> Bool {

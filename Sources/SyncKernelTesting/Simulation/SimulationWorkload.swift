@@ -26,6 +26,9 @@ public protocol SimulationWorkload: AnyObject, Sendable {
     /// Checks what `device` shows right now, between two of its requests and after every
     /// step: a person may look at any moment, so it must be something the domain can show.
     func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation]
+    /// Another account signed in on `device`: what the device kept of the workloads'
+    /// account and does not sync (its own choices) is gone, by design.
+    func anotherAccountSignedIn(on device: Int)
 }
 
 extension SimulationWorkload {
@@ -34,6 +37,9 @@ extension SimulationWorkload {
 
     /// Nothing to check between requests.
     public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] { [] }
+
+    /// Nothing kept on a device but what syncs.
+    public func anotherAccountSignedIn(on device: Int) {}
 }
 
 /// An invariant that failed, and how.

@@ -16,6 +16,9 @@ public final class SimulationWorld: @unchecked Sendable {
     private let current = Mutex<(any SimulatedServer)?>(nil)
     /// Violations seen in the middle of a step (between a device's requests), until the run reads them.
     private let observed = Mutex<[SimulationViolation]>([])
+    /// The account each queued operation was queued under, by its key (lower case), as the
+    /// run first saw it.
+    private let queuedUnder = Mutex<[String: String]>([:])
     private let startServer: SimulatedServerStarter
 
     init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter) {
@@ -66,6 +69,15 @@ public final class SimulationWorld: @unchecked Sendable {
             return observed
         }
     }
+
+    /// Notes that the operation `key` was queued under `account`, unless it was seen before.
+    func noteQueued(_ key: String, under account: String) {
+        queuedUnder.withLock { if $0[key] == nil { $0[key] = account } }
+    }
+
+    /// The account the operation `key` was first seen queued under; nil when it was queued
+    /// while nobody was signed in (whoever signs in next may send it), or never seen.
+    func account(queuing key: String) -> String? { queuedUnder.withLock { $0[key] } }
 
     /// The server stops and starts again on its own data, as after a crash.
     func restartServer() async throws {
