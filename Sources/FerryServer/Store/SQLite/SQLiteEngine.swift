@@ -37,10 +37,12 @@ struct SQLiteEngine: StorageEngine {
     }
 
     func read<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        if isInBatch { return try onHeldConnection { try block(SQLiteSession(db: $0)) } }
+        if isInBatch { return try onHeldConnection { try block(SQLiteSession(db: $0, readOnly: true)) } }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.read { try block(SQLiteSession(db: $0)) }
+        return try await writer.writeWithoutTransaction { db in
+            try ReadTransaction.run(db) { try block(SQLiteSession(db: db, readOnly: true)) }
+        }
     }
 
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -49,7 +51,7 @@ struct SQLiteEngine: StorageEngine {
                 try Savepoint.write.begin(db)
                 let result: T
                 do {
-                    result = try block(SQLiteSession(db: db))
+                    result = try block(SQLiteSession(db: db, readOnly: false))
                 } catch {
                     // The block's error is the one to answer with, as with GRDB's `inSavepoint`
                     // (after a disk-full error SQLite may have ended the transaction already).
@@ -62,7 +64,7 @@ struct SQLiteEngine: StorageEngine {
         }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.write { try block(SQLiteSession(db: $0)) }
+        return try await writer.write { try block(SQLiteSession(db: $0, readOnly: false)) }
     }
 
     func transaction<T: Sendable>(_ body: () async throws -> T) async throws -> T {
@@ -135,6 +137,22 @@ private struct Savepoint {
     func end(_ db: Database, keep: Bool) throws {
         if !keep { try db.cachedStatement(sql: rollback).execute() }
         try db.cachedStatement(sql: release).execute()
+    }
+}
+
+/// A read's deferred transaction, which keeps its statements on one snapshot while another
+/// process writes the file; its statements prepared once per connection.
+private enum ReadTransaction {
+    static func run<T>(_ db: Database, _ block: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        do {
+            let result = try block()
+            try db.cachedStatement(sql: "COMMIT").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK").execute() }
+            throw error
+        }
     }
 }
 

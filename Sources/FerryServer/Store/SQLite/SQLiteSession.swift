@@ -5,20 +5,33 @@ import GRDB
 /// SQL is a small fixed set, and preparing it once per connection keeps hot paths fast.
 struct SQLiteSession: SQLSession {
     let db: Database
+    /// Whether this is a read's session, which refuses any statement that could write.
+    let readOnly: Bool
 
     var dialect: SQLDialect { .sqlite }
 
     func execute(sql: String, arguments: SQLArguments) throws -> Int {
-        try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
+        try statement(sql).execute(arguments: arguments.statementArguments)
         return db.changesCount
     }
 
     func fetchAll(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments.statementArguments).map(SQLRow.init)
+        try Row.fetchAll(statement(sql), arguments: arguments.statementArguments).map(SQLRow.init)
     }
 
     func fetchOne(sql: String, arguments: SQLArguments) throws -> SQLRow? {
-        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments.statementArguments).map(SQLRow.init)
+        try Row.fetchOne(statement(sql), arguments: arguments.statementArguments).map(SQLRow.init)
+    }
+
+    /// The connection's prepared statement for `sql`. A read checks the statement itself
+    /// rather than through `PRAGMA query_only` (GRDB's `read`): setting that pragma expires
+    /// every prepared statement of the connection, and each was then prepared again.
+    private func statement(_ sql: String) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        if readOnly && !statement.isReadonly {
+            throw DatabaseError(resultCode: .SQLITE_READONLY, message: "a read may not write: \(sql)")
+        }
+        return statement
     }
 }
 
