@@ -32,7 +32,7 @@ public struct TestPlugin: SyncPlugin {
     ]
     public static let migrations = [
         StoreMigration("items.v1.entries") { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     CREATE TABLE items_entries (
                         key TEXT PRIMARY KEY,
@@ -41,7 +41,7 @@ public struct TestPlugin: SyncPlugin {
                         deleted INTEGER NOT NULL DEFAULT 0
                     )
                     """
-            )
+            ).execute()
         }
     ]
 
@@ -125,17 +125,18 @@ public struct TestPlugin: SyncPlugin {
         try await context.follow("/items") { change, db in
             let item = change.isDeletion ? nil : try change.decode(Item.self)
             guard let item, item.deleted != true else {
-                try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [change.id])
+                try db.cachedStatement(sql: "DELETE FROM items_entries WHERE key = ?").execute(arguments: [change.id])
                 return .deleted
             }
             try Self.store(item, in: db)
             return .upserted
         } sweep: { live, db in
             let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
-            let gone = try String.fetchAll(db, sql: "SELECT key FROM items_entries").filter {
+            let gone = try String.fetchAll(db.cachedStatement(sql: "SELECT key FROM items_entries")).filter {
                 !live.contains($0) && !working.contains($0)
             }
-            for key in gone { try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [key]) }
+            for key in gone { try db.cachedStatement(sql: "DELETE FROM items_entries WHERE key = ?")
+                .execute(arguments: [key]) }
             return gone.count
         }
     }
@@ -145,19 +146,20 @@ public struct TestPlugin: SyncPlugin {
         switch operation.kind {
         case "put", "patch":
             guard let value = try operation.decodePayload(ValueBody.self).value else { return }
-            try db.execute(
-                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [operation.entity, value]
-            )
+            try db.cachedStatement(
+                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            ).execute(arguments: [operation.entity, value])
         case "delete":
-            try db.execute(sql: "DELETE FROM items_entries WHERE key = ?", arguments: [operation.entity])
+            try db.cachedStatement(sql: "DELETE FROM items_entries WHERE key = ?")
+                .execute(arguments: [operation.entity])
         default:
             break
         }
     }
 
     public func remap(localID: String, to remoteID: String, in db: Database) throws {
-        try db.execute(sql: "UPDATE items_entries SET key = ? WHERE key = ?", arguments: [remoteID, localID])
+        try db.cachedStatement(sql: "UPDATE items_entries SET key = ? WHERE key = ?")
+            .execute(arguments: [remoteID, localID])
     }
 
     public func adoptRemote(_ conflict: ConflictReport, in db: Database) throws {
@@ -172,15 +174,13 @@ public struct TestPlugin: SyncPlugin {
     }
 
     static func store(_ item: Item, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO items_entries (key, value, version) VALUES (?, ?, ?)",
-            arguments: [item.key, item.value, item.version]
-        )
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO items_entries (key, value, version) VALUES (?, ?, ?)")
+            .execute(arguments: [item.key, item.value, item.version])
     }
 
     /// The local value of `key`.
     public static func value(of key: String, in db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM items_entries WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM items_entries WHERE key = ?"), arguments: [key])
     }
 }
 
@@ -200,11 +200,9 @@ extension TestPlugin {
             base: try base.map { try JSONEncoder.ferry.encode($0) }
         )
         return try await runtime.commit { db, queue in
-            try db.execute(
-                sql:
-                    "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value]
-            )
+            try db.cachedStatement(
+                sql: "INSERT INTO items_entries (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            ).execute(arguments: [key, value])
             queue.enqueue(operation)
         }.results.first ?? .cancelled
     }

@@ -59,10 +59,8 @@ public struct TestRuntime: Sendable {
     /// (`PluginContext.follow(_:cursor:pageSize:layout:apply:sweep:)`).
     public func storeCursors(ofOlderLayout layout: String, plugin: String) async throws {
         try await runtime.store.write { db in
-            try db.execute(
-                sql: "UPDATE kernel_cursors SET layout = ? WHERE plugin = ?",
-                arguments: [layout, plugin]
-            )
+            try db.cachedStatement(sql: "UPDATE kernel_cursors SET layout = ? WHERE plugin = ?")
+                .execute(arguments: [layout, plugin])
         }
     }
 
@@ -71,8 +69,7 @@ public struct TestRuntime: Sendable {
         try await runtime.store.read { db in
             var layouts: [String: String?] = [:]
             for row in try Row.fetchAll(
-                db,
-                sql: "SELECT name, layout FROM kernel_cursors WHERE plugin = ?",
+                db.cachedStatement(sql: "SELECT name, layout FROM kernel_cursors WHERE plugin = ?"),
                 arguments: [plugin]
             ) {
                 layouts[row["name"]] = .some(row["layout"])
@@ -84,7 +81,7 @@ public struct TestRuntime: Sendable {
     /// Every operation in the outbox, oldest first.
     public func operations() async throws -> [QueuedOperation] {
         try await runtime.store.read { db in
-            try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq")
+            try QueuedOperation.fetchAll(db.cachedStatement(sql: "SELECT * FROM kernel_operations ORDER BY seq"))
         }
     }
 }

@@ -109,7 +109,7 @@ public struct MoviesPlugin: SyncPlugin {
     /// added offline stay, hidden while their adds wait for that account
     /// (`PendingMovies.shown`), so that they are there again when it signs in.
     public func forgetAccountData(in db: Database) throws {
-        try db.execute(sql: "DELETE FROM movies_movies")
+        try db.cachedStatement(sql: "DELETE FROM movies_movies").execute()
     }
 
     /// Stores the server's movie after a conflict the server won.

@@ -5,21 +5,20 @@ import GRDB
 /// one that waits for a person.
 public enum ConflictStore {
     static func insert(_ report: ConflictReport, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO kernel_conflicts
                     (id, operation_id, plugin, kind, entity, policy, status, local, remote, fields, reason, outcome,
                      created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 report.id, report.operationID.lowercasedString, report.plugin, report.kind, report.entity,
                 report.policy.rawValue, report.status, report.local, report.remote,
                 report.fields.isEmpty ? nil : String(decoding: try JSONEncoder().encode(report.fields), as: UTF8.self),
                 report.reason, report.outcome,
                 report.createdAt.timeIntervalSince1970,
-            ]
-        )
+            ])
     }
 
     /// Conflicts, newest first, at most 500; `openOnly` keeps those that wait for a person.
@@ -36,8 +35,9 @@ public enum ConflictStore {
     public static func find(_ id: String, in db: Database) throws -> ConflictReport? {
         guard !id.isEmpty else { return nil }
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT * FROM kernel_conflicts WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id != ?1 LIMIT 2",
+            db.cachedStatement(
+                sql: "SELECT * FROM kernel_conflicts WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id != ?1 LIMIT 2"
+            ),
             arguments: [id]
         )
         if rows.count > 1, rows[0]["id"] as String != id {
@@ -47,9 +47,7 @@ public enum ConflictStore {
     }
 
     static func setOutcome(_ id: String, _ outcome: String, now: Date, in db: Database) throws {
-        try db.execute(
-            sql: "UPDATE kernel_conflicts SET outcome = ?, resolved_at = ? WHERE id = ?",
-            arguments: [outcome, now.timeIntervalSince1970, id]
-        )
+        try db.cachedStatement(sql: "UPDATE kernel_conflicts SET outcome = ?, resolved_at = ? WHERE id = ?")
+            .execute(arguments: [outcome, now.timeIntervalSince1970, id])
     }
 }

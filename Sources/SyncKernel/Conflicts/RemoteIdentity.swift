@@ -34,8 +34,9 @@ enum RemoteIdentity {
     /// and composite keys such as `round/movie/member`).
     private static func entities(containing localID: String, plugin: String, in db: Database) throws -> [String] {
         try String.fetchAll(
-            db,
-            sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ? AND instr(entity, ?) > 0",
+            db.cachedStatement(
+                sql: "SELECT DISTINCT entity FROM kernel_operations WHERE plugin = ? AND instr(entity, ?) > 0"
+            ),
             arguments: [plugin, localID]
         )
     }
@@ -44,15 +45,14 @@ enum RemoteIdentity {
     /// the rewrite, the entity keeps one operation in front (its oldest, unless one is
     /// being sent), and the others queue behind it, so that they still go one at a time.
     private static func lineUp(_ entity: String, plugin: String, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations SET state = 'queued'
                 WHERE plugin = ?1 AND entity = ?2 AND state = 'pending'
                   AND (seq > (SELECT MIN(seq) FROM kernel_operations WHERE plugin = ?1 AND entity = ?2)
                     OR EXISTS (SELECT 1 FROM kernel_operations
                                WHERE plugin = ?1 AND entity = ?2 AND state = 'in_flight'))
-                """,
-            arguments: [plugin, entity]
-        )
+                """
+        ).execute(arguments: [plugin, entity])
     }
 }

@@ -145,7 +145,8 @@ public struct DeclaredDomain: SyncPlugin {
 
     /// Another account signed in: its documents are fetched again.
     public func forgetAccountData(in db: Database) throws {
-        try db.execute(sql: "DELETE FROM kernel_declared_entities WHERE domain = ?", arguments: [pluginName])
+        try db.cachedStatement(sql: "DELETE FROM kernel_declared_entities WHERE domain = ?")
+            .execute(arguments: [pluginName])
     }
 
     /// Undoes a discarded operation: the document shows again as it was before it (its

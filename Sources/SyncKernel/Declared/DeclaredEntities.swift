@@ -5,7 +5,7 @@ import GRDB
 public enum DeclaredEntities {
     /// The table's schema step, one of the kernel's.
     static let migration = StoreMigration("kernel.v1.declared_entities") { db in
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 CREATE TABLE kernel_declared_entities (
                     domain TEXT NOT NULL,
@@ -14,7 +14,7 @@ public enum DeclaredEntities {
                     PRIMARY KEY (domain, entity)
                 )
                 """
-        )
+        ).execute()
     }
 
     /// An entity as the CLI shows it.
@@ -26,10 +26,9 @@ public enum DeclaredEntities {
     }
 
     static func upsert(domain: String, entity: String, body: Data, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO kernel_declared_entities (domain, entity, body) VALUES (?, ?, ?)",
-            arguments: [domain, entity, body]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO kernel_declared_entities (domain, entity, body) VALUES (?, ?, ?)"
+        ).execute(arguments: [domain, entity, body])
     }
 
     /// Makes the local document show `operation` with `body`: PUT and POST store the body,
@@ -56,24 +55,19 @@ public enum DeclaredEntities {
     /// The local document of `entity`, nil when there is none.
     static func document(domain: String, entity: String, in db: Database) throws -> Data? {
         try Data.fetchOne(
-            db,
-            sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
+            db.cachedStatement(sql: "SELECT body FROM kernel_declared_entities WHERE domain = ? AND entity = ?"),
             arguments: [domain, entity]
         )
     }
 
     static func delete(domain: String, entity: String, in db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM kernel_declared_entities WHERE domain = ? AND entity = ?",
-            arguments: [domain, entity]
-        )
+        try db.cachedStatement(sql: "DELETE FROM kernel_declared_entities WHERE domain = ? AND entity = ?")
+            .execute(arguments: [domain, entity])
     }
 
     static func rename(domain: String, from localID: String, to remoteID: String, in db: Database) throws {
-        try db.execute(
-            sql: "UPDATE kernel_declared_entities SET entity = ? WHERE domain = ? AND entity = ?",
-            arguments: [remoteID, domain, localID]
-        )
+        try db.cachedStatement(sql: "UPDATE kernel_declared_entities SET entity = ? WHERE domain = ? AND entity = ?")
+            .execute(arguments: [remoteID, domain, localID])
     }
 
     /// Removes the documents of `domain` the remote no longer has (not in `live`), except
@@ -81,8 +75,7 @@ public enum DeclaredEntities {
     static func sweep(domain: String, keeping live: Set<String>, in db: Database) throws -> Int {
         let working = try Outbox.entitiesWithWork(plugin: domain, in: db)
         let local = try String.fetchAll(
-            db,
-            sql: "SELECT entity FROM kernel_declared_entities WHERE domain = ?",
+            db.cachedStatement(sql: "SELECT entity FROM kernel_declared_entities WHERE domain = ?"),
             arguments: [domain]
         )
         let gone = local.filter { !live.contains($0) && !working.contains($0) }
@@ -93,8 +86,9 @@ public enum DeclaredEntities {
     /// The entities of `domain`, by key.
     public static func list(domain: String, in db: Database) throws -> [Row] {
         try GRDB.Row.fetchAll(
-            db,
-            sql: "SELECT entity, body FROM kernel_declared_entities WHERE domain = ? ORDER BY entity",
+            db.cachedStatement(
+                sql: "SELECT entity, body FROM kernel_declared_entities WHERE domain = ? ORDER BY entity"
+            ),
             arguments: [domain]
         ).map { Row(entity: $0["entity"], body: String(decoding: $0["body"] as Data, as: UTF8.self)) }
     }

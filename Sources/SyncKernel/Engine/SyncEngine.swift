@@ -174,9 +174,9 @@ public actor SyncEngine: Service {
         let now = runtime.clock.now()
         let leases = try await runtime.store.read { db in
             try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
+                db.cachedStatement(
+                    sql: "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
+                )
             )
             .map { (owner: $0["lease_owner"] as String?, until: $0["until"] as Double?) }
         }
@@ -267,9 +267,9 @@ public actor SyncEngine: Service {
         let after = (after ?? .distantPast).timeIntervalSince1970
         return try await runtime.store.read { db in
             try Double.fetchOne(
-                db,
-                sql:
-                    "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?",
+                db.cachedStatement(
+                    sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?"
+                ),
                 arguments: [after]
             ).map(Date.init(timeIntervalSince1970:))
         }

@@ -22,19 +22,16 @@ public enum IDMappings {
     /// composite key such as `round/movie/member` that contains it) and any JSON string of
     /// its payload equal to it. The kernel calls it when a send returns a `remoteID`.
     static func remap(plugin: String, localID: String, remoteID: String, now: Date, in db: Database) throws {
-        try db.execute(
-            sql:
-                "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)",
-            arguments: [plugin, localID, remoteID, now.timeIntervalSince1970]
-        )
-        try db.execute(
-            sql:
-                "UPDATE kernel_operations SET entity = replace(entity, ?, ?) WHERE plugin = ? AND instr(entity, ?) > 0",
-            arguments: [localID, remoteID, plugin, localID]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [plugin, localID, remoteID, now.timeIntervalSince1970])
+        try db.cachedStatement(
+            sql: "UPDATE kernel_operations SET entity = replace(entity, ?, ?) WHERE plugin = ? AND instr(entity, ?) > 0"
+        ).execute(arguments: [localID, remoteID, plugin, localID])
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT seq, payload FROM kernel_operations WHERE plugin = ? AND instr(CAST(payload AS TEXT), ?) > 0",
+            db.cachedStatement(
+                sql: "SELECT seq, payload FROM kernel_operations WHERE plugin = ? AND instr(CAST(payload AS TEXT), ?) > 0"
+            ),
             arguments: [plugin, localID]
         )
         for row in rows {
@@ -47,8 +44,7 @@ public enum IDMappings {
     /// The remote id of `localID`, once known.
     public static func remoteID(plugin: String, localID: String, in db: Database) throws -> String? {
         try String.fetchOne(
-            db,
-            sql: "SELECT remote_id FROM kernel_id_mappings WHERE plugin = ? AND local_id = ?",
+            db.cachedStatement(sql: "SELECT remote_id FROM kernel_id_mappings WHERE plugin = ? AND local_id = ?"),
             arguments: [plugin, localID]
         )
     }

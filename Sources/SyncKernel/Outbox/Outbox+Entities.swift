@@ -79,18 +79,16 @@ extension Outbox {
     static func discardAll(plugin: String, entity: String, in db: Database) throws {
         let inFlight =
             try Bool.fetchOne(
-                db,
-                sql:
-                    "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ? AND state = 'in_flight')",
+                db.cachedStatement(
+                    sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE plugin = ? AND entity = ? AND state = 'in_flight')"
+                ),
                 arguments: [plugin, entity]
             ) ?? false
         guard !inFlight else {
             throw FerryError(.usage, "\(entity) is being sent right now; try again in a moment")
         }
-        try db.execute(
-            sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ?",
-            arguments: [plugin, entity]
-        )
+        try db.cachedStatement(sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ?")
+            .execute(arguments: [plugin, entity])
     }
 }
 

@@ -25,13 +25,12 @@ enum OutboxQueries {
     /// Makes `base` the base of the entity's unsent operations: the remote's answer to the
     /// write they were made on top of, or none when that write deleted the entity.
     static func setBase(_ base: Data?, plugin: String, entity: String, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations SET base = ?
                 WHERE plugin = ? AND entity = ? AND state IN ('pending', 'queued')
-                """,
-            arguments: [base, plugin, entity]
-        )
+                """
+        ).execute(arguments: [base, plugin, entity])
     }
 
     /// Whether an operation on the entity that is not a dead letter left at least once (or
@@ -39,13 +38,14 @@ enum OutboxQueries {
     /// letter was refused, or waits for a person.
     static func wasSent(plugin: String, entity: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (
-                    SELECT 1 FROM kernel_operations
-                    WHERE plugin = ? AND entity = ? AND dispatched = 1 AND state != 'dead'
-                )
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (
+                        SELECT 1 FROM kernel_operations
+                        WHERE plugin = ? AND entity = ? AND dispatched = 1 AND state != 'dead'
+                    )
+                    """
+            ),
             arguments: [plugin, entity]
         ) ?? false
     }
@@ -109,10 +109,8 @@ enum OutboxQueries {
 
     /// Removes the operation `sequence` and every later one of `plugin` on `entity`.
     static func deleteEntity(_ plugin: String, _ entity: String, from sequence: Int64, in db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq >= ?",
-            arguments: [plugin, entity, sequence]
-        )
+        try db.cachedStatement(sql: "DELETE FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq >= ?")
+            .execute(arguments: [plugin, entity, sequence])
     }
 
     /// Makes the first operation of an entity pending if it was queued behind another.
@@ -170,13 +168,12 @@ enum OutboxQueries {
 
     /// Makes operations that wait for connectivity or a backoff due now.
     static func cutWaits(now: Date, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations SET next_attempt_at = ?
                 WHERE state = 'pending' AND next_attempt_at > ? AND waiting_for IN ('connectivity', 'retry')
-                """,
-            arguments: [dueAtOnce, now.timeIntervalSince1970]
-        )
+                """
+        ).execute(arguments: [dueAtOnce, now.timeIntervalSince1970])
     }
 
     /// Whether an operation waits from a time after `now`: the clock was set back since.
@@ -196,14 +193,13 @@ enum OutboxQueries {
     /// Starts again from `now` every wait that started after it (the clock was set back
     /// since), keeping its length: a backoff of 30 s stays 30 s, however far the clock went.
     static func restartWaitsFromTheFuture(now: Date, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations
                 SET next_attempt_at = ?1 + (next_attempt_at - scheduled_at), scheduled_at = ?1
                 WHERE scheduled_at > ?2 AND state = 'pending' AND next_attempt_at > ?1
-                """,
-            arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970 + 1]
-        )
+                """
+        ).execute(arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970 + 1])
     }
 
     /// Puts back in line the in-flight operations whose lease expired or whose owner died.
@@ -317,18 +313,17 @@ extension OutboxQueries {
         now: Date,
         in db: Database
     ) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE kernel_operations
                 SET id = ?, payload = COALESCE(?, payload), base = COALESCE(?, base), force = ?, attempts = ?,
                     state = 'pending', next_attempt_at = ?, waiting_for = NULL, dispatched = 1,
                     lease_owner = NULL, lease_until = NULL
                 WHERE seq = ?
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 UUID.timeOrdered(at: now).lowercasedString, payload, base, force, attempts, dueAtOnce, sequence,
-            ]
-        )
+            ])
     }
 
     static func operation(sequence: Int64, in db: Database) throws -> QueuedOperation? {
@@ -340,8 +335,7 @@ extension OutboxQueries {
 
     static func operation(id: UUID, in db: Database) throws -> QueuedOperation? {
         try QueuedOperation.fetchOne(
-            db,
-            sql: "SELECT * FROM kernel_operations WHERE id = ?",
+            db.cachedStatement(sql: "SELECT * FROM kernel_operations WHERE id = ?"),
             arguments: [id.lowercasedString]
         )
     }

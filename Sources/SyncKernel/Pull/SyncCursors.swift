@@ -29,6 +29,6 @@ public enum SyncCursors {
 
     /// Forgets every cursor of `plugin`, so that the next pull starts from the beginning.
     static func reset(plugin: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM kernel_cursors WHERE plugin = ?", arguments: [plugin])
+        try db.cachedStatement(sql: "DELETE FROM kernel_cursors WHERE plugin = ?").execute(arguments: [plugin])
     }
 }

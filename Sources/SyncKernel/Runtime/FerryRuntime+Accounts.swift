@@ -44,7 +44,7 @@ extension FerryRuntime {
         let plugins = registry.plugins
         try await store.write { db in
             for plugin in plugins { try plugin.forgetAccountData(in: db) }
-            try db.execute(sql: "DELETE FROM kernel_cursors")
+            try db.cachedStatement(sql: "DELETE FROM kernel_cursors").execute()
             try SettingsStore.set(account, for: LocalDataAccount.key, in: db)
         }
         logger.warning("another account signed in: the local data of the previous one was forgotten")
@@ -62,7 +62,8 @@ extension FerryRuntime {
     /// Gives the operations queued while nobody was signed in to `account`, which sends them.
     public func adoptSignedOutWork(for account: String) async throws -> Int {
         try await store.write { db in
-            try db.execute(sql: "UPDATE kernel_operations SET account = ? WHERE account IS NULL", arguments: [account])
+            try db.cachedStatement(sql: "UPDATE kernel_operations SET account = ? WHERE account IS NULL")
+                .execute(arguments: [account])
             return db.changesCount
         }
     }

@@ -51,9 +51,9 @@ extension FerryRuntime {
         try await store.read { db in
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT account, COUNT(*) AS n FROM kernel_operations WHERE account IS NOT NULL AND account != ? GROUP BY account",
+                db.cachedStatement(
+                    sql: "SELECT account, COUNT(*) AS n FROM kernel_operations WHERE account IS NOT NULL AND account != ? GROUP BY account"
+                ),
                 arguments: [account]
             ) {
                 counts[row["account"]] = row["n"]
@@ -65,7 +65,9 @@ extension FerryRuntime {
     /// How many unsent operations were queued while nobody was signed in.
     public func queuedWhileSignedOut() async throws -> Int {
         try await store.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kernel_operations WHERE account IS NULL") ?? 0
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM kernel_operations WHERE account IS NULL")
+            ) ?? 0
         }
     }
 
@@ -76,8 +78,9 @@ extension FerryRuntime {
         let registry = self.registry
         return try await store.write { db in
             let operations = try QueuedOperation.fetchAll(
-                db,
-                sql: "SELECT * FROM kernel_operations WHERE account IS ? AND state != 'in_flight' ORDER BY seq",
+                db.cachedStatement(
+                    sql: "SELECT * FROM kernel_operations WHERE account IS ? AND state != 'in_flight' ORDER BY seq"
+                ),
                 arguments: [account]
             )
             for operation in operations {

@@ -6,14 +6,13 @@ extension FerryRuntime {
     /// in another state (in flight, queued behind another, in a conflict) is left as it is.
     public func retry(_ operation: QueuedOperation) async throws {
         try await store.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE kernel_operations
                     SET state = 'pending', attempts = 0, next_attempt_at = ?, waiting_for = NULL, last_error = NULL
                     WHERE seq = ? AND state IN ('dead', 'pending')
-                    """,
-                arguments: [OutboxQueries.dueAtOnce, operation.sequence]
-            )
+                    """
+            ).execute(arguments: [OutboxQueries.dueAtOnce, operation.sequence])
         }
     }
 
@@ -61,10 +60,9 @@ extension FerryRuntime {
             if try plugin?.discarded(operation, in: db) == true {
                 try Outbox.discardAll(plugin: operation.plugin, entity: operation.entity, in: db)
             }
-            try db.execute(
-                sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'",
-                arguments: [operation.id.lowercasedString]
-            )
+            try db.cachedStatement(
+                sql: "UPDATE kernel_conflicts SET outcome = 'discarded' WHERE operation_id = ? AND outcome = 'open'"
+            ).execute(arguments: [operation.id.lowercasedString])
             try SyncCursors.reset(plugin: operation.plugin, in: db)
         }
     }

@@ -8,26 +8,24 @@ public enum PluginState {
     /// - Parameter credential: the fingerprint of the credential the remote refused (nil
     ///   when none was sent); the hold ends when the provider has another one.
     static func holdForLogin(_ plugin: String, reason: String, credential: String?, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO kernel_plugin_state (plugin, needs_login, hold_reason, hold_credential) VALUES (?, 1, ?, ?)
                 ON CONFLICT(plugin) DO UPDATE
                 SET needs_login = 1, hold_reason = excluded.hold_reason, hold_credential = excluded.hold_credential
-                """,
-            arguments: [plugin, reason, credential]
-        )
+                """
+        ).execute(arguments: [plugin, reason, credential])
     }
 
     /// Records that `plugin`'s operations wait for its configuration, as it is now
     /// (`fingerprint`), to change.
     static func holdForConfiguration(_ plugin: String, fingerprint: String, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO kernel_plugin_state (plugin, configuration_hold) VALUES (?, ?)
                 ON CONFLICT(plugin) DO UPDATE SET configuration_hold = excluded.configuration_hold
-                """,
-            arguments: [plugin, fingerprint]
-        )
+                """
+        ).execute(arguments: [plugin, fingerprint])
     }
 
     /// The plugins holding operations for a configuration change, with the fingerprint
@@ -35,8 +33,9 @@ public enum PluginState {
     static func configurationHolds(in db: Database) throws -> [String: String] {
         var holds: [String: String] = [:]
         for row in try Row.fetchAll(
-            db,
-            sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+            db.cachedStatement(
+                sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+            )
         ) {
             holds[row["plugin"]] = row["configuration_hold"]
         }
@@ -49,20 +48,21 @@ public enum PluginState {
     static func releaseConfigurationHolds(current: [String: String], in db: Database) throws -> [String] {
         var released: [String] = []
         for row in try Row.fetchAll(
-            db,
-            sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+            db.cachedStatement(
+                sql: "SELECT plugin, configuration_hold FROM kernel_plugin_state WHERE configuration_hold IS NOT NULL"
+            )
         ) {
             let plugin: String = row["plugin"]
             guard let fingerprint = current[plugin], fingerprint != row["configuration_hold"] as String else { continue }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
                     WHERE plugin = ? AND state = 'pending' AND waiting_for = 'configuration'
-                    """,
-                arguments: [OutboxQueries.dueAtOnce, plugin]
-            )
+                    """
+            ).execute(arguments: [OutboxQueries.dueAtOnce, plugin])
             if db.changesCount > 0 { released.append(plugin) }
-            try db.execute(sql: "UPDATE kernel_plugin_state SET configuration_hold = NULL WHERE plugin = ?", arguments: [plugin])
+            try db.cachedStatement(sql: "UPDATE kernel_plugin_state SET configuration_hold = NULL WHERE plugin = ?")
+                .execute(arguments: [plugin])
         }
         return released
     }
@@ -71,8 +71,7 @@ public enum PluginState {
     static func held(in db: Database) throws -> [String: String?] {
         var held: [String: String?] = [:]
         for row in try Row.fetchAll(
-            db,
-            sql: "SELECT plugin, hold_credential FROM kernel_plugin_state WHERE needs_login = 1"
+            db.cachedStatement(sql: "SELECT plugin, hold_credential FROM kernel_plugin_state WHERE needs_login = 1")
         ) {
             held[row["plugin"]] = .some(row["hold_credential"])
         }
@@ -83,30 +82,26 @@ public enum PluginState {
     /// operations that waited for a login due now.
     static func resumeAfterLogin(_ plugins: [String]? = nil, in db: Database) throws {
         for plugin in try plugins ?? Array(held(in: db).keys) {
-            try db.execute(
-                sql:
-                    "UPDATE kernel_plugin_state SET needs_login = 0, hold_reason = NULL, hold_credential = NULL WHERE plugin = ?",
-                arguments: [plugin]
-            )
-            try db.execute(
+            try db.cachedStatement(
+                sql: "UPDATE kernel_plugin_state SET needs_login = 0, hold_reason = NULL, hold_credential = NULL WHERE plugin = ?"
+            ).execute(arguments: [plugin])
+            try db.cachedStatement(
                 sql: """
                     UPDATE kernel_operations SET next_attempt_at = ?, waiting_for = NULL
                     WHERE state = 'pending' AND waiting_for = 'login' AND plugin = ?
-                    """,
-                arguments: [OutboxQueries.dueAtOnce, plugin]
-            )
+                    """
+            ).execute(arguments: [OutboxQueries.dueAtOnce, plugin])
         }
     }
 
     /// Records that `plugin` pulled successfully at `now`.
     static func recordSync(_ plugin: String, at now: Date, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO kernel_plugin_state (plugin, last_sync_at) VALUES (?, ?)
                 ON CONFLICT(plugin) DO UPDATE SET last_sync_at = excluded.last_sync_at
-                """,
-            arguments: [plugin, now.timeIntervalSince1970]
-        )
+                """
+        ).execute(arguments: [plugin, now.timeIntervalSince1970])
     }
 }
 
@@ -114,8 +109,7 @@ extension PluginState {
     /// When `plugin` last pulled successfully, if ever.
     public static func lastSync(_ plugin: String, in db: Database) throws -> Date? {
         try Double.fetchOne(
-            db,
-            sql: "SELECT last_sync_at FROM kernel_plugin_state WHERE plugin = ?",
+            db.cachedStatement(sql: "SELECT last_sync_at FROM kernel_plugin_state WHERE plugin = ?"),
             arguments: [plugin]
         )
         .map(Date.init(timeIntervalSince1970:))

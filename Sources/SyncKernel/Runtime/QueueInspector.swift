@@ -124,8 +124,7 @@ public struct QueueInspector: Sendable {
                         ) ?? 0
                 }
                 if let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?",
+                    db.cachedStatement(sql: "SELECT * FROM kernel_plugin_state WHERE plugin = ?"),
                     arguments: [name]
                 ) {
                     status.needsLogin = row["needs_login"]
@@ -227,9 +226,9 @@ public struct QueueInspector: Sendable {
         case .queued:
             let ahead = try await runtime.store.read { db in
                 try QueuedOperation.fetchOne(
-                    db,
-                    sql:
-                        "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq < ? ORDER BY seq LIMIT 1",
+                    db.cachedStatement(
+                        sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? AND seq < ? ORDER BY seq LIMIT 1"
+                    ),
                     arguments: [operation.plugin, operation.entity, operation.sequence]
                 )
             }
@@ -243,8 +242,7 @@ public struct QueueInspector: Sendable {
             let plugin = operation.plugin
             let held = try await runtime.store.read { db in
                 try Bool.fetchOne(
-                    db,
-                    sql: "SELECT needs_login FROM kernel_plugin_state WHERE plugin = ?",
+                    db.cachedStatement(sql: "SELECT needs_login FROM kernel_plugin_state WHERE plugin = ?"),
                     arguments: [plugin]
                 ) ?? false
             }
@@ -302,8 +300,9 @@ extension QueueInspector {
         let plugin = operation.plugin
         let first = try await runtime.store.read { db in
             try QueuedOperation.fetchOne(
-                db,
-                sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq LIMIT 1",
+                db.cachedStatement(
+                    sql: "SELECT * FROM kernel_operations WHERE plugin = ? AND entity = ? ORDER BY seq LIMIT 1"
+                ),
                 arguments: [plugin, entity]
             )
         }

@@ -55,7 +55,7 @@ final class WALCheckpointer: Sendable {
             while wakeup.nextCommit(after: Self.delay) {
                 // PASSIVE never waits for readers or the writer; what it cannot copy now it copies next time.
                 try? connection.writeWithoutTransaction { db in
-                    _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    _ = try Row.fetchOne(db.cachedStatement(sql: "PRAGMA wal_checkpoint(PASSIVE)"))
                 }
             }
             // Closed before `ended`: whoever waits in `stop()` knows this connection is gone.

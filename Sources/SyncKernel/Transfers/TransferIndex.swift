@@ -61,16 +61,17 @@ enum TransferIndex {
         in db: Database
     ) throws -> (files: Int, bytes: Int64, pinnedFiles: Int, pinnedBytes: Int64, partialBytes: Int64) {
         let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT
-                    COALESCE(SUM(state = 'complete'), 0) AS files,
-                    COALESCE(SUM(CASE WHEN state = 'complete' THEN bytes END), 0) AS bytes,
-                    COALESCE(SUM(state = 'complete' AND pinned = 1), 0) AS pinned_files,
-                    COALESCE(SUM(CASE WHEN state = 'complete' AND pinned = 1 THEN bytes END), 0) AS pinned_bytes,
-                    COALESCE(SUM(CASE WHEN state = 'partial' THEN bytes END), 0) AS partial_bytes
-                FROM kernel_transfers WHERE owner = ? AND key IS NOT ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT
+                        COALESCE(SUM(state = 'complete'), 0) AS files,
+                        COALESCE(SUM(CASE WHEN state = 'complete' THEN bytes END), 0) AS bytes,
+                        COALESCE(SUM(state = 'complete' AND pinned = 1), 0) AS pinned_files,
+                        COALESCE(SUM(CASE WHEN state = 'complete' AND pinned = 1 THEN bytes END), 0) AS pinned_bytes,
+                        COALESCE(SUM(CASE WHEN state = 'partial' THEN bytes END), 0) AS partial_bytes
+                    FROM kernel_transfers WHERE owner = ? AND key IS NOT ?
+                    """
+            ),
             arguments: [owner, excluding]
         )
         return (

@@ -244,10 +244,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         diskFull = full
         try await runtime.store.write { db in
             if full {
-                let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
+                let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? 1
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")
             } else {
-                try db.execute(sql: "PRAGMA max_page_count = 4294967294")
+                try db.cachedStatement(sql: "PRAGMA max_page_count = 4294967294").execute()
             }
         }
     }
@@ -255,7 +255,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The device's outbox, oldest first, as its store holds it now.
     public func operations() async throws -> [QueuedOperation] {
         try await runtime.store.read { db in
-            try QueuedOperation.fetchAll(db, sql: "SELECT * FROM kernel_operations ORDER BY seq")
+            try QueuedOperation.fetchAll(db.cachedStatement(sql: "SELECT * FROM kernel_operations ORDER BY seq"))
         }
     }
 }

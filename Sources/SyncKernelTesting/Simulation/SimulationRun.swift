@@ -247,11 +247,12 @@ struct SimulationRun {
         for device in world.devices {
             let slow = try await device.runtime.store.read { db in
                 try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT plugin, kind, entity, seq, next_attempt_at - scheduled_at AS wait FROM kernel_operations
-                        WHERE state = 'pending' AND waiting_for = 'connectivity' AND next_attempt_at - scheduled_at > ?
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT plugin, kind, entity, seq, next_attempt_at - scheduled_at AS wait FROM kernel_operations
+                            WHERE state = 'pending' AND waiting_for = 'connectivity' AND next_attempt_at - scheduled_at > ?
+                            """
+                    ),
                     arguments: [Self.longestResendWait + 0.001]
                 ).map { row in
                     "\(row["plugin"] as String) \(row["kind"] as String) \(row["entity"] as String) #\(row["seq"] as Int64) got no answer and waits \(Int(row["wait"] as Double)) s to go again"
@@ -359,7 +360,9 @@ struct SimulationRun {
     private func needsSignIn(_ device: SimulatedDevice) async throws -> Bool {
         if await device.runtime.credentials.accessToken() == nil { return true }
         return try await device.runtime.store.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kernel_plugin_state WHERE needs_login = 1)") ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM kernel_plugin_state WHERE needs_login = 1)")
+            ) ?? false
         }
     }
 

@@ -12,62 +12,68 @@ enum Ownership {
     static func keptFiles(in db: Database) throws -> Set<String> {
         Set(
             try String.fetchAll(
-                db,
-                sql: """
-                    SELECT DISTINCT t.part_key FROM audio_tracks t
-                    JOIN audio_album_tracks a ON a.track_id = t.id
-                    WHERE a.album_id IN (
-                        SELECT album_id FROM audio_explicit_albums
-                        UNION SELECT album_id FROM audio_collection_downloads
-                    )
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT DISTINCT t.part_key FROM audio_tracks t
+                        JOIN audio_album_tracks a ON a.track_id = t.id
+                        WHERE a.album_id IN (
+                            SELECT album_id FROM audio_explicit_albums
+                            UNION SELECT album_id FROM audio_collection_downloads
+                        )
+                        """
+                )
             )
         )
     }
 
     /// Files cached ahead of play.
     static func aheadFiles(in db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead"))
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT part_key FROM audio_cached_ahead")))
     }
 
     /// Files cached ahead of play whose download has not been delivered yet.
     static func aheadToFetch(in db: Database) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 0"))
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 0")))
     }
 
     /// Records that the file cached ahead arrived.
     static func fetched(_ partKey: String, in db: Database) throws {
-        try db.execute(sql: "UPDATE audio_cached_ahead SET fetched = 1 WHERE part_key = ?", arguments: [partKey])
+        try db.cachedStatement(sql: "UPDATE audio_cached_ahead SET fetched = 1 WHERE part_key = ?")
+            .execute(arguments: [partKey])
     }
 
     /// Forgets files cached ahead that arrived and are gone since (evicted to make room).
     static func forgetEvicted(keeping complete: Set<String>, in db: Database) throws {
-        let evicted = try String.fetchAll(db, sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 1")
+        let evicted = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT part_key FROM audio_cached_ahead WHERE fetched = 1")
+        )
             .filter { !complete.contains($0) }
         for file in evicted {
-            try db.execute(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?", arguments: [file])
+            try db.cachedStatement(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?").execute(arguments: [file])
         }
     }
 
     /// When a track of file `partKey` was last played, if ever.
     static func lastPlayed(_ partKey: String, in db: Database) throws -> Date? {
         try Double.fetchOne(
-            db,
-            sql: """
-                SELECT MAX(p.played_at) FROM audio_plays p JOIN audio_tracks t ON t.id = p.track_id
-                WHERE t.part_key = ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT MAX(p.played_at) FROM audio_plays p JOIN audio_tracks t ON t.id = p.track_id
+                    WHERE t.part_key = ?
+                    """
+            ),
             arguments: [partKey]
         ).map(Date.init(timeIntervalSince1970:))
     }
 
     /// Kept albums, with whether each is explicit and the downloaded collections that hold it.
     static func keptAlbums(in db: Database) throws -> [(album: String, explicit: Bool, collections: [String])] {
-        let explicit = Set(try String.fetchAll(db, sql: "SELECT album_id FROM audio_explicit_albums"))
+        let explicit = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT album_id FROM audio_explicit_albums")))
         var collections: [String: [String]] = [:]
         for row in try Row.fetchAll(
-            db,
-            sql: "SELECT collection_id, album_id FROM audio_collection_downloads ORDER BY collection_id"
+            db.cachedStatement(
+                sql: "SELECT collection_id, album_id FROM audio_collection_downloads ORDER BY collection_id"
+            )
         ) {
             collections[row["album_id"], default: []].append(row["collection_id"])
         }
@@ -75,34 +81,36 @@ enum Ownership {
     }
 
     static func downloadedCollections(in db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT collection_id FROM audio_downloaded_collections ORDER BY collection_id")
+        try String.fetchAll(
+            db.cachedStatement(sql: "SELECT collection_id FROM audio_downloaded_collections ORDER BY collection_id")
+        )
     }
 
     static func keepExplicitly(_ album: String, now: Date, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO audio_explicit_albums (album_id, requested_at) VALUES (?, ?)",
-            arguments: [album, now.timeIntervalSince1970]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO audio_explicit_albums (album_id, requested_at) VALUES (?, ?)"
+        ).execute(arguments: [album, now.timeIntervalSince1970])
     }
 
     /// Drops the explicit download of `album`; returns whether there was one.
     static func dropExplicit(_ album: String, in db: Database) throws -> Bool {
-        try db.execute(sql: "DELETE FROM audio_explicit_albums WHERE album_id = ?", arguments: [album])
+        try db.cachedStatement(sql: "DELETE FROM audio_explicit_albums WHERE album_id = ?").execute(arguments: [album])
         return db.changesCount > 0
     }
 
     static func keepCollection(_ collection: String, now: Date, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO audio_downloaded_collections (collection_id, requested_at) VALUES (?, ?)",
-            arguments: [collection, now.timeIntervalSince1970]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO audio_downloaded_collections (collection_id, requested_at) VALUES (?, ?)"
+        ).execute(arguments: [collection, now.timeIntervalSince1970])
     }
 
     /// Drops a downloaded collection and its membership; returns whether there was one.
     static func dropCollection(_ collection: String, in db: Database) throws -> Bool {
-        try db.execute(sql: "DELETE FROM audio_downloaded_collections WHERE collection_id = ?", arguments: [collection])
+        try db.cachedStatement(sql: "DELETE FROM audio_downloaded_collections WHERE collection_id = ?")
+            .execute(arguments: [collection])
         let dropped = db.changesCount > 0
-        try db.execute(sql: "DELETE FROM audio_collection_downloads WHERE collection_id = ?", arguments: [collection])
+        try db.cachedStatement(sql: "DELETE FROM audio_collection_downloads WHERE collection_id = ?")
+            .execute(arguments: [collection])
         return dropped
     }
 
@@ -110,50 +118,43 @@ enum Ownership {
     static func members(of collection: String, in db: Database) throws -> Set<String> {
         Set(
             try String.fetchAll(
-                db,
-                sql: "SELECT album_id FROM audio_collection_downloads WHERE collection_id = ?",
+                db.cachedStatement(sql: "SELECT album_id FROM audio_collection_downloads WHERE collection_id = ?"),
                 arguments: [collection]
             )
         )
     }
 
     static func record(_ album: String, in collection: String, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO audio_collection_downloads (collection_id, album_id) VALUES (?, ?)",
-            arguments: [collection, album]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO audio_collection_downloads (collection_id, album_id) VALUES (?, ?)"
+        ).execute(arguments: [collection, album])
     }
 
     static func forget(_ album: String, in collection: String, in db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM audio_collection_downloads WHERE collection_id = ? AND album_id = ?",
-            arguments: [collection, album]
-        )
+        try db.cachedStatement(sql: "DELETE FROM audio_collection_downloads WHERE collection_id = ? AND album_id = ?")
+            .execute(arguments: [collection, album])
     }
 
     /// Asks for `partKey` ahead of play; `present` when its file is here already (it is
     /// then kept as cached, and not fetched again once evicted).
     static func cacheAhead(_ partKey: String, present: Bool, now: Date, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO audio_cached_ahead (part_key, requested_at, fetched) VALUES (?, ?, ?)
                 ON CONFLICT (part_key) DO UPDATE SET requested_at = excluded.requested_at, fetched = excluded.fetched
-                """,
-            arguments: [partKey, now.timeIntervalSince1970, present]
-        )
+                """
+        ).execute(arguments: [partKey, now.timeIntervalSince1970, present])
     }
 
     /// Stops caching `partKey` ahead of play; returns whether it was.
     static func dropAhead(_ partKey: String, in db: Database) throws -> Bool {
-        try db.execute(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?", arguments: [partKey])
+        try db.cachedStatement(sql: "DELETE FROM audio_cached_ahead WHERE part_key = ?").execute(arguments: [partKey])
         return db.changesCount > 0
     }
 
     static func played(_ track: String, at date: Date, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO audio_plays (track_id, played_at) VALUES (?, ?)",
-            arguments: [track, date.timeIntervalSince1970]
-        )
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO audio_plays (track_id, played_at) VALUES (?, ?)")
+            .execute(arguments: [track, date.timeIntervalSince1970])
     }
 
     /// Forgets everything this device keeps (at sign-out).
@@ -174,16 +175,17 @@ extension Ownership {
     /// Whether file `partKey` belongs to a kept album.
     static func isKept(_ partKey: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (
-                    SELECT 1 FROM audio_tracks t JOIN audio_album_tracks a ON a.track_id = t.id
-                    WHERE t.part_key = ? AND a.album_id IN (
-                        SELECT album_id FROM audio_explicit_albums
-                        UNION SELECT album_id FROM audio_collection_downloads
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (
+                        SELECT 1 FROM audio_tracks t JOIN audio_album_tracks a ON a.track_id = t.id
+                        WHERE t.part_key = ? AND a.album_id IN (
+                            SELECT album_id FROM audio_explicit_albums
+                            UNION SELECT album_id FROM audio_collection_downloads
+                        )
                     )
-                )
-                """,
+                    """
+            ),
             arguments: [partKey]
         ) ?? false
     }
@@ -191,11 +193,12 @@ extension Ownership {
     /// Whether this device keeps `album` (explicitly, or for a downloaded collection).
     static func keepsAlbum(_ album: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (SELECT 1 FROM audio_explicit_albums WHERE album_id = ?1)
-                    OR EXISTS (SELECT 1 FROM audio_collection_downloads WHERE album_id = ?1)
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM audio_explicit_albums WHERE album_id = ?1)
+                        OR EXISTS (SELECT 1 FROM audio_collection_downloads WHERE album_id = ?1)
+                    """
+            ),
             arguments: [album]
         ) ?? false
     }
@@ -203,8 +206,7 @@ extension Ownership {
     /// Whether file `partKey` is cached ahead of play.
     static func isAhead(_ partKey: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db,
-            sql: "SELECT EXISTS (SELECT 1 FROM audio_cached_ahead WHERE part_key = ?)",
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM audio_cached_ahead WHERE part_key = ?)"),
             arguments: [partKey]
         ) ?? false
     }
@@ -215,11 +217,12 @@ extension Ownership {
     static func lastPlayed(in db: Database) throws -> [String: Date] {
         var result: [String: Date] = [:]
         for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT t.part_key, MAX(p.played_at) AS played_at FROM audio_plays p
-                JOIN audio_tracks t ON t.id = p.track_id GROUP BY t.part_key
-                """
+            db.cachedStatement(
+                sql: """
+                    SELECT t.part_key, MAX(p.played_at) AS played_at FROM audio_plays p
+                    JOIN audio_tracks t ON t.id = p.track_id GROUP BY t.part_key
+                    """
+            )
         ) {
             result[row["part_key"]] = Date(timeIntervalSince1970: row["played_at"])
         }

@@ -87,8 +87,7 @@ extension FamilyClient {
         }
         let suggestion = try await runtime.store.read { db in
             try Data.fetchOne(
-                db,
-                sql: "SELECT json FROM family_suggestions WHERE round_id = ? AND tmdb_id = ?",
+                db.cachedStatement(sql: "SELECT json FROM family_suggestions WHERE round_id = ? AND tmdb_id = ?"),
                 arguments: [round, tmdbID]
             ).map { try FamilyCache.decode(FamilySuggestion.self, $0) }
         }

@@ -36,10 +36,8 @@ extension FamilyClient {
         let now = runtime.clock.now()
         let result = try await write("creating group \(name)") {
             try await submit(.groupCreate, entity: localID, FamilyPayload(name: name, actingAs: nil)) { db in
-                try db.execute(
-                    sql: "INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)",
-                    arguments: [localID, try FamilyCache.encode(placeholder), now.timeIntervalSince1970]
-                )
+                try db.cachedStatement(sql: "INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [localID, try FamilyCache.encode(placeholder), now.timeIntervalSince1970])
             }
         }
         guard case .sent(let outcome) = result, let id = outcome.remoteID else {
@@ -83,7 +81,7 @@ extension FamilyClient {
             return FamilyWrite(value: placeholder, queued: true)
         }
         let member = try await runtime.store.read { db in
-            try Data.fetchOne(db, sql: "SELECT json FROM family_members WHERE id = ?", arguments: [id])
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT json FROM family_members WHERE id = ?"), arguments: [id])
                 .map { try FamilyCache.decode(FamilyMember.self, $0) }
         }
         return FamilyWrite(value: member ?? placeholder, queued: false)

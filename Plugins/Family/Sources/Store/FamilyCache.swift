@@ -18,44 +18,44 @@ public enum FamilyCache {
     /// Replaces the cached list of the user's groups (groups created offline stay).
     static func storeGroups(_ groups: [FamilyGroup], now: Date, in db: Database) throws {
         let ids = Set(groups.map(\.id))
-        let cached = try String.fetchAll(db, sql: "SELECT id FROM family_groups WHERE id NOT LIKE 'local-%'")
+        let cached = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM family_groups WHERE id NOT LIKE 'local-%'")
+        )
         for id in cached where !ids.contains(id) {
-            try db.execute(sql: "DELETE FROM family_groups WHERE id = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM family_members WHERE group_id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM family_groups WHERE id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM family_members WHERE group_id = ?").execute(arguments: [id])
         }
         for group in groups {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO family_groups (id, json, fetched_at) VALUES (?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET json = excluded.json, fetched_at = excluded.fetched_at
-                    """,
-                arguments: [group.id, try encode(group), now.timeIntervalSince1970]
-            )
+                    """
+            ).execute(arguments: [group.id, try encode(group), now.timeIntervalSince1970])
         }
     }
 
     /// Stores a group with its members and active round, as `GET /v1/groups/{id}` gave them.
     static func storeGroupDetail(_ detail: FamilyGroupDetail, now: Date, in db: Database) throws {
         let group = detail.group
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO family_groups (id, json, active_round_id, detailed, fetched_at) VALUES (?, ?, ?, 1, ?)
                 ON CONFLICT(id) DO UPDATE SET json = excluded.json, active_round_id = excluded.active_round_id,
                     detailed = 1, fetched_at = excluded.fetched_at
-                """,
-            arguments: [group.id, try encode(group), detail.activeRound?.round.id, now.timeIntervalSince1970]
-        )
-        try db.execute(
-            sql: "DELETE FROM family_members WHERE group_id = ? AND id NOT LIKE 'local-%'",
-            arguments: [group.id]
-        )
+                """
+        ).execute(arguments: [group.id, try encode(group), detail.activeRound?.round.id, now.timeIntervalSince1970])
+        try db.cachedStatement(sql: "DELETE FROM family_members WHERE group_id = ? AND id NOT LIKE 'local-%'")
+            .execute(arguments: [group.id])
         for member in detail.members { try storeMember(member, in: db) }
         if let round = detail.activeRound { try storeRound(round, now: now, in: db) }
     }
 
     /// The cached groups, by name.
     public static func groups(in db: Database) throws -> [FamilyGroup] {
-        try Data.fetchAll(db, sql: "SELECT json FROM family_groups").map { try decode(FamilyGroup.self, $0) }
+        try Data.fetchAll(
+            db.cachedStatement(sql: "SELECT json FROM family_groups")
+        ).map { try decode(FamilyGroup.self, $0) }
             .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
     }
 
@@ -63,15 +63,13 @@ public enum FamilyCache {
     public static func groupDetail(_ id: String, in db: Database) throws -> FamilyGroupDetail? {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: "SELECT json, active_round_id FROM family_groups WHERE id = ?",
+                db.cachedStatement(sql: "SELECT json, active_round_id FROM family_groups WHERE id = ?"),
                 arguments: [id]
             )
         else { return nil }
         let group = try decode(FamilyGroup.self, row["json"])
         let members = try Data.fetchAll(
-            db,
-            sql: "SELECT json FROM family_members WHERE group_id = ? ORDER BY rowid",
+            db.cachedStatement(sql: "SELECT json FROM family_members WHERE group_id = ? ORDER BY rowid"),
             arguments: [id]
         )
         .map { try decode(FamilyMember.self, $0) }
@@ -82,7 +80,10 @@ public enum FamilyCache {
 
     /// When group `id` was last fetched.
     public static func groupFetchedAt(_ id: String, in db: Database) throws -> Date? {
-        try Double.fetchOne(db, sql: "SELECT fetched_at FROM family_groups WHERE id = ?", arguments: [id])
+        try Double.fetchOne(
+            db.cachedStatement(sql: "SELECT fetched_at FROM family_groups WHERE id = ?"),
+            arguments: [id]
+        )
             .map(Date.init(timeIntervalSince1970:))
     }
 
@@ -90,15 +91,13 @@ public enum FamilyCache {
 
     /// The cached member `id`, in whichever group; nil when unknown here.
     public static func member(_ id: String, in db: Database) throws -> FamilyMember? {
-        try Data.fetchOne(db, sql: "SELECT json FROM family_members WHERE id = ?", arguments: [id])
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT json FROM family_members WHERE id = ?"), arguments: [id])
             .map { try decode(FamilyMember.self, $0) }
     }
 
     static func storeMember(_ member: FamilyMember, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO family_members (id, group_id, json) VALUES (?, ?, ?)",
-            arguments: [member.id, member.groupID, try encode(member)]
-        )
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO family_members (id, group_id, json) VALUES (?, ?, ?)")
+            .execute(arguments: [member.id, member.groupID, try encode(member)])
     }
 
     // MARK: Rounds
@@ -108,7 +107,7 @@ public enum FamilyCache {
     static func storeRound(_ detail: FamilyRoundDetail, now: Date, in db: Database) throws {
         try storeRound(detail.round, now: now, in: db)
         let id = detail.round.id
-        try db.execute(sql: "DELETE FROM family_suggestions WHERE round_id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM family_suggestions WHERE round_id = ?").execute(arguments: [id])
         for suggestion in detail.suggestions { try storeSuggestion(suggestion, in: db) }
         if let pick = detail.pick { try storePick(pick, in: db) }
     }
@@ -120,22 +119,19 @@ public enum FamilyCache {
         if round.attendees == nil {
             round.attendees = try self.round(round.id, in: db)?.attendees
         } else {
-            try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [round.id])
+            try db.cachedStatement(sql: "DELETE FROM family_attendees WHERE round_id = ?")
+                .execute(arguments: [round.id])
         }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO family_rounds (id, group_id, status, json, fetched_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [round.id, round.groupID, round.status, try encode(round), now.timeIntervalSince1970]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO family_rounds (id, group_id, status, json, fetched_at) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [round.id, round.groupID, round.status, try encode(round), now.timeIntervalSince1970])
         if round.status == "voting" || round.status == "pending" {
-            try db.execute(
-                sql: "UPDATE family_groups SET active_round_id = ? WHERE id = ?",
-                arguments: [round.id, round.groupID]
-            )
+            try db.cachedStatement(sql: "UPDATE family_groups SET active_round_id = ? WHERE id = ?")
+                .execute(arguments: [round.id, round.groupID])
         } else {
-            try db.execute(
-                sql: "UPDATE family_groups SET active_round_id = NULL WHERE id = ? AND active_round_id = ?",
-                arguments: [round.groupID, round.id]
-            )
+            try db.cachedStatement(
+                sql: "UPDATE family_groups SET active_round_id = NULL WHERE id = ? AND active_round_id = ?"
+            ).execute(arguments: [round.groupID, round.id])
         }
     }
 
@@ -144,7 +140,10 @@ public enum FamilyCache {
         guard var round = try round(id, in: db) else { return }
         round.status = status
         let fetched =
-            try Double.fetchOne(db, sql: "SELECT fetched_at FROM family_rounds WHERE id = ?", arguments: [id]) ?? 0
+            try Double.fetchOne(
+                db.cachedStatement(sql: "SELECT fetched_at FROM family_rounds WHERE id = ?"),
+                arguments: [id]
+            ) ?? 0
         try storeRound(round, now: Date(timeIntervalSince1970: fetched), in: db)
     }
 
@@ -152,19 +151,20 @@ public enum FamilyCache {
     /// local (its start has not reached the remote); nil when there is none.
     static func localRound(besides round: String, in db: Database) throws -> String? {
         try String.fetchOne(
-            db,
-            sql: """
-                SELECT other.id FROM family_rounds AS this
-                JOIN family_rounds AS other ON other.group_id = this.group_id
-                WHERE this.id = ? AND other.id LIKE 'local-%' ORDER BY other.id LIMIT 1
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT other.id FROM family_rounds AS this
+                    JOIN family_rounds AS other ON other.group_id = this.group_id
+                    WHERE this.id = ? AND other.id LIKE 'local-%' ORDER BY other.id LIMIT 1
+                    """
+            ),
             arguments: [round]
         )
     }
 
     /// The cached round `id` without its detail.
     public static func round(_ id: String, in db: Database) throws -> FamilyRound? {
-        try Data.fetchOne(db, sql: "SELECT json FROM family_rounds WHERE id = ?", arguments: [id])
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT json FROM family_rounds WHERE id = ?"), arguments: [id])
             .map { try decode(FamilyRound.self, $0) }
     }
 
@@ -172,8 +172,7 @@ public enum FamilyCache {
     public static func roundDetail(_ id: String, in db: Database) throws -> FamilyRoundDetail? {
         guard let round = try round(id, in: db) else { return nil }
         let suggestions = try Data.fetchAll(
-            db,
-            sql: "SELECT json FROM family_suggestions WHERE round_id = ? ORDER BY rowid",
+            db.cachedStatement(sql: "SELECT json FROM family_suggestions WHERE round_id = ? ORDER BY rowid"),
             arguments: [id]
         ).map { try decode(FamilySuggestion.self, $0) }
         return FamilyRoundDetail(
@@ -187,55 +186,58 @@ public enum FamilyCache {
 
     /// When round `id` was last fetched.
     public static func roundFetchedAt(_ id: String, in db: Database) throws -> Date? {
-        try Double.fetchOne(db, sql: "SELECT fetched_at FROM family_rounds WHERE id = ?", arguments: [id])
+        try Double.fetchOne(
+            db.cachedStatement(sql: "SELECT fetched_at FROM family_rounds WHERE id = ?"),
+            arguments: [id]
+        )
             .map(Date.init(timeIntervalSince1970:))
     }
 
     // MARK: Suggestions
 
     static func storeSuggestion(_ suggestion: FamilySuggestion, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO family_suggestions (round_id, tmdb_id, json) VALUES (?, ?, ?)",
-            arguments: [suggestion.roundID, suggestion.tmdbID, try encode(suggestion)]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO family_suggestions (round_id, tmdb_id, json) VALUES (?, ?, ?)"
+        ).execute(arguments: [suggestion.roundID, suggestion.tmdbID, try encode(suggestion)])
     }
 
     // MARK: Picks
 
     /// Stores the remote's pick; `lost` is the movie this device tried to pick, if it lost the race.
     static func storePick(_ pick: FamilyPick, lost: Int? = nil, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO family_picks (round_id, tmdb_id, json, state, lost_tmdb_id) VALUES (?, ?, ?, 'picked', ?)
                 ON CONFLICT(round_id) DO UPDATE SET tmdb_id = excluded.tmdb_id, json = excluded.json, state = 'picked',
                     lost_tmdb_id = coalesce(excluded.lost_tmdb_id, CASE WHEN family_picks.state = 'picked' THEN family_picks.lost_tmdb_id END)
-                """,
-            arguments: [pick.roundID, pick.tmdbID, try encode(pick), lost]
-        )
+                """
+        ).execute(arguments: [pick.roundID, pick.tmdbID, try encode(pick), lost])
         if try round(pick.roundID, in: db)?.status != "picked" { try setRoundStatus(pick.roundID, "picked", in: db) }
     }
 
     /// Records a pick queued on this device and not yet accepted (never over a known pick).
     static func storePendingPick(_ pick: FamilyPick, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO family_picks (round_id, tmdb_id, json, state) VALUES (?, ?, ?, 'pending')
                 ON CONFLICT(round_id) DO UPDATE SET tmdb_id = excluded.tmdb_id, json = excluded.json
                     WHERE family_picks.state = 'pending'
-                """,
-            arguments: [pick.roundID, pick.tmdbID, try encode(pick)]
-        )
+                """
+        ).execute(arguments: [pick.roundID, pick.tmdbID, try encode(pick)])
     }
 
     /// The pick of round `id`: the remote's, or one still queued here (see `pickState`).
     public static func pick(_ id: String, in db: Database) throws -> FamilyPick? {
-        try Data.fetchOne(db, sql: "SELECT json FROM family_picks WHERE round_id = ?", arguments: [id])
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT json FROM family_picks WHERE round_id = ?"), arguments: [id])
             .map { try decode(FamilyPick.self, $0) }
     }
 
     /// `picked` or `pending`, and the movie this device picked if it lost the race.
     public static func pickState(_ id: String, in db: Database) throws -> (state: String, lostTMDBID: Int?)? {
-        try Row.fetchOne(db, sql: "SELECT state, lost_tmdb_id FROM family_picks WHERE round_id = ?", arguments: [id])
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT state, lost_tmdb_id FROM family_picks WHERE round_id = ?"),
+            arguments: [id]
+        )
             .map { ($0["state"], $0["lost_tmdb_id"]) }
     }
 
@@ -244,10 +246,8 @@ public enum FamilyCache {
     /// Records the attendees of a round started offline, until the remote's answer replaces them.
     static func storePendingAttendees(_ members: [String], round: String, in db: Database) throws {
         for member in members {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO family_attendees (round_id, member_id) VALUES (?, ?)",
-                arguments: [round, member]
-            )
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO family_attendees (round_id, member_id) VALUES (?, ?)")
+                .execute(arguments: [round, member])
         }
     }
 
@@ -256,8 +256,7 @@ public enum FamilyCache {
     public static func attendees(_ id: String, in db: Database) throws -> [String] {
         if let remote = try round(id, in: db)?.attendees { return remote }
         return try String.fetchAll(
-            db,
-            sql: "SELECT member_id FROM family_attendees WHERE round_id = ? ORDER BY rowid",
+            db.cachedStatement(sql: "SELECT member_id FROM family_attendees WHERE round_id = ? ORDER BY rowid"),
             arguments: [id]
         )
     }
@@ -265,11 +264,9 @@ public enum FamilyCache {
     // MARK: Votes cast here
 
     static func storeVote(_ vote: LocalVote, in db: Database) throws {
-        try db.execute(
-            sql:
-                "INSERT OR REPLACE INTO family_votes (round_id, tmdb_id, member_key, value, state, note) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [vote.roundID, vote.tmdbID, vote.memberKey, vote.value.rawValue, vote.state, vote.note]
-        )
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO family_votes (round_id, tmdb_id, member_key, value, state, note) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [vote.roundID, vote.tmdbID, vote.memberKey, vote.value.rawValue, vote.state, vote.note])
     }
 
     static func setVoteState(
@@ -280,18 +277,16 @@ public enum FamilyCache {
         note: String?,
         in db: Database
     ) throws {
-        try db.execute(
-            sql: "UPDATE family_votes SET state = ?, note = ? WHERE round_id = ? AND tmdb_id = ? AND member_key = ?",
-            arguments: [state, note, round, tmdbID, memberKey]
-        )
+        try db.cachedStatement(
+            sql: "UPDATE family_votes SET state = ?, note = ? WHERE round_id = ? AND tmdb_id = ? AND member_key = ?"
+        ).execute(arguments: [state, note, round, tmdbID, memberKey])
     }
 
     /// The votes cast from this device in round `id`. A pending vote whose operation became a
     /// dead letter, or was discarded from the queue, says so instead of staying `pending`.
     public static func localVotes(_ id: String, in db: Database) throws -> [LocalVote] {
         try Row.fetchAll(
-            db,
-            sql: "SELECT * FROM family_votes WHERE round_id = ? ORDER BY tmdb_id, member_key",
+            db.cachedStatement(sql: "SELECT * FROM family_votes WHERE round_id = ? ORDER BY tmdb_id, member_key"),
             arguments: [id]
         ).map { row in
             var vote = LocalVote(
@@ -345,7 +340,8 @@ public enum FamilyCache {
     static func remap(localID: String, to remoteID: String, in db: Database) throws {
         for sql in remapStatements { try db.execute(sql: sql, arguments: [remoteID, localID]) }
         if try round(remoteID, in: db)?.attendees != nil {
-            try db.execute(sql: "DELETE FROM family_attendees WHERE round_id = ?", arguments: [remoteID])
+            try db.cachedStatement(sql: "DELETE FROM family_attendees WHERE round_id = ?")
+                .execute(arguments: [remoteID])
         }
     }
 

@@ -107,7 +107,7 @@ public struct MoviesLibrary: Sendable {
     public func hasCache() async throws -> Bool {
         try await store.read { db in
             try SyncCursors.cursor(plugin: MoviesPlugin.name, name: "default", in: db) != nil
-                || (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movies_movies") ?? 0) > 0
+                || (try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movies_movies")) ?? 0) > 0
                 || !(try PendingMovies.all(in: db).isEmpty)
         }
     }

@@ -24,7 +24,7 @@ struct MoviesPull: Sendable {
             try Self.apply(change, now: clock.now(), in: db)
         } sweep: { live, db in
             let working = try Outbox.entitiesWithWork(plugin: MoviesPlugin.name, in: db)
-            let gone = try String.fetchAll(db, sql: "SELECT id FROM movies_movies").filter {
+            let gone = try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM movies_movies")).filter {
                 !live.contains($0) && !working.contains($0)
             }
             for id in gone { try MovieRows.delete(id, in: db) }

@@ -7,22 +7,21 @@ enum MovieRows {
     /// Stores the server's `movie` (and its JSON as received), then applies the still
     /// pending operations on it again, so that a refresh never undoes a local write.
     static func store(_ movie: ServerMovie, json: Data, now: Date, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO movies_movies
                     (id, tmdb_id, imdb_id, title, original_title, year, genres, director, overview, poster_path,
                      runtime, status, my_rating, date_watched, recommender, version, created_at, updated_at, removed,
                      server_json, cached_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 movie.id, movie.tmdbId, movie.imdbId, movie.title, movie.originalTitle, movie.year,
                 try encodeGenres(movie.genres ?? []), movie.director, movie.overview, movie.posterPath, movie.runtime,
                 movie.status, movie.myRating, movie.dateWatched,
                 movie.recommender, movie.version ?? 0, movie.createdAt, movie.updatedAt, json,
                 now.timeIntervalSince1970,
-            ]
-        )
+            ])
     }
 
     /// Shows an unsent `update` or `remove` on its row again (the rebase).
@@ -45,33 +44,35 @@ enum MovieRows {
     }
 
     static func delete(_ id: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM movies_movies WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM movies_movies WHERE id = ?").execute(arguments: [id])
     }
 
     static func markRemoved(_ id: String, in db: Database) throws {
-        try db.execute(sql: "UPDATE movies_movies SET removed = 1 WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "UPDATE movies_movies SET removed = 1 WHERE id = ?").execute(arguments: [id])
     }
 
     /// The server's JSON of `id` as last received: the base of a conditional write.
     static func serverJSON(_ id: String, in db: Database) throws -> Data? {
-        try Data.fetchOne(db, sql: "SELECT server_json FROM movies_movies WHERE id = ?", arguments: [id])
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT server_json FROM movies_movies WHERE id = ?"),
+            arguments: [id]
+        )
     }
 
     /// Whether the row exists (removed or not).
     static func exists(_ id: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM movies_movies WHERE id = ?", arguments: [id]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM movies_movies WHERE id = ?"), arguments: [id]) ?? false
     }
 
     /// The TMDB id of the cached movie `id` (removed or not), if it is cached.
     static func tmdbID(of id: String, in db: Database) throws -> Int? {
-        try Int.fetchOne(db, sql: "SELECT tmdb_id FROM movies_movies WHERE id = ?", arguments: [id])
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT tmdb_id FROM movies_movies WHERE id = ?"), arguments: [id])
     }
 
     /// The id of the cached movie with `tmdbID`, if any.
     static func id(tmdbID: Int, in db: Database) throws -> String? {
         try String.fetchOne(
-            db,
-            sql: "SELECT id FROM movies_movies WHERE tmdb_id = ? AND removed = 0",
+            db.cachedStatement(sql: "SELECT id FROM movies_movies WHERE tmdb_id = ? AND removed = 0"),
             arguments: [tmdbID]
         )
     }
@@ -94,7 +95,10 @@ enum MovieRows {
 
     /// One cached movie.
     static func movie(_ id: String, in db: Database) throws -> Movie? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM movies_movies WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM movies_movies WHERE id = ?"),
+            arguments: [id]
+        ) else {
             return nil
         }
         let operations = try Outbox.operations(plugin: MoviesPlugin.name, entity: id, in: db)
@@ -108,7 +112,7 @@ enum MovieRows {
     /// The server's JSON of every cached movie, by id (for a `--json` dump that rebuilds exactly).
     static func serverJSONs(in db: Database) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, server_json FROM movies_movies") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, server_json FROM movies_movies")) {
             result[row["id"]] = row["server_json"]
         }
         return result

@@ -10,28 +10,30 @@ enum PendingMovies {
     static func isLocal(_ id: String) -> Bool { id.hasPrefix(prefix) }
 
     static func insert(_ movie: PendingMovie, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO movies_pending
                     (id, title, year, recommender, tmdb_id, status, my_rating, date_watched, state, reason, candidates, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 movie.id, movie.title, movie.year, movie.recommender, movie.tmdbId, movie.status, movie.myRating,
                 movie.dateWatched, movie.state.rawValue, movie.reason, try encode(movie.candidates),
                 movie.createdAt.timeIntervalSince1970,
-            ]
-        )
+            ])
     }
 
     static func get(_ id: String, in db: Database) throws -> PendingMovie? {
-        try Row.fetchOne(db, sql: "SELECT * FROM movies_pending WHERE id = ?", arguments: [id]).map(pending)
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM movies_pending WHERE id = ?"),
+            arguments: [id]
+        ).map(pending)
             .flatMap { try shown($0, in: db) }
     }
 
     /// Every pending movie of the signed-in account, each as `shown` says.
     static func all(in db: Database) throws -> [PendingMovie] {
-        try Row.fetchAll(db, sql: "SELECT * FROM movies_pending ORDER BY created_at, id").map(pending)
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM movies_pending ORDER BY created_at, id")).map(pending)
             .compactMap { try shown($0, in: db) }
     }
 
@@ -51,7 +53,7 @@ enum PendingMovies {
     }
 
     static func delete(_ id: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM movies_pending WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM movies_pending WHERE id = ?").execute(arguments: [id])
     }
 
     /// Applies a queued change to a pending movie.
@@ -67,18 +69,16 @@ enum PendingMovies {
     /// Records that matching found no single best candidate.
     static func needsChoice(_ id: String, reason: String, candidates: [PendingMovie.Candidate], in db: Database) throws
     {
-        try db.execute(
-            sql: "UPDATE movies_pending SET state = 'needs_choice', reason = ?, candidates = ? WHERE id = ?",
-            arguments: [reason, try encode(candidates), id]
-        )
+        try db.cachedStatement(
+            sql: "UPDATE movies_pending SET state = 'needs_choice', reason = ?, candidates = ? WHERE id = ?"
+        ).execute(arguments: [reason, try encode(candidates), id])
     }
 
     /// Records a choice made by hand; the movie waits to be added.
     static func choose(_ tmdbID: Int, for id: String, in db: Database) throws {
-        try db.execute(
-            sql: "UPDATE movies_pending SET tmdb_id = ?, state = 'waiting', reason = NULL WHERE id = ?",
-            arguments: [tmdbID, id]
-        )
+        try db.cachedStatement(
+            sql: "UPDATE movies_pending SET tmdb_id = ?, state = 'waiting', reason = NULL WHERE id = ?"
+        ).execute(arguments: [tmdbID, id])
     }
 
     private static func pending(_ row: Row) -> PendingMovie {

@@ -23,8 +23,9 @@ extension RecipeBook {
                 try Set(
                     ids.filter {
                         try Bool.fetchOne(
-                            db,
-                            sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)",
+                            db.cachedStatement(
+                                sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)"
+                            ),
                             arguments: [$0]
                         ) ?? false
                     }
@@ -55,8 +56,9 @@ extension RecipeBook {
                 for (index, entry) in entries.enumerated() {
                     progress(index, entries.count)
                     if try Bool.fetchOne(
-                        db,
-                        sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)",
+                        db.cachedStatement(
+                            sql: "SELECT EXISTS (SELECT 1 FROM recipes_legacy_imports WHERE recipe_id = ?)"
+                        ),
                         arguments: [entry.id]
                     ) ?? false {
                         counts.alreadyImported += 1
@@ -71,10 +73,9 @@ extension RecipeBook {
                         now: now,
                         in: db
                     )
-                    try db.execute(
-                        sql: "INSERT INTO recipes_legacy_imports (recipe_id, source, imported_at) VALUES (?, ?, ?)",
-                        arguments: [entry.id, source, now.timeIntervalSince1970]
-                    )
+                    try db.cachedStatement(
+                        sql: "INSERT INTO recipes_legacy_imports (recipe_id, source, imported_at) VALUES (?, ?, ?)"
+                    ).execute(arguments: [entry.id, source, now.timeIntervalSince1970])
                     counts.imported += 1
                 }
                 progress(entries.count, entries.count)

@@ -13,8 +13,7 @@ extension RecipeBook {
             var items: [RecipeListing.Item] = []
             var seen: Set<String> = []
             for recipe in try Recipe.fetchAll(
-                db,
-                sql: "SELECT * FROM recipes_recipes ORDER BY title COLLATE NOCASE, id"
+                db.cachedStatement(sql: "SELECT * FROM recipes_recipes ORDER BY title COLLATE NOCASE, id")
             ) {
                 seen.insert(recipe.id)
                 let isSaved = saved[recipe.id] != nil

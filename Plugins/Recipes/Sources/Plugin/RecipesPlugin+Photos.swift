@@ -16,12 +16,13 @@ extension RecipesPlugin {
     func downloadPhotos(_ context: PluginContext) async throws {
         let wanted = try await context.store.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.id, r.remote_photo_sha256, r.remote_photo_type, r.photo_file, r.photo_sha256
-                    FROM recipes_recipes r JOIN recipes_saved s ON s.recipe_id = r.id
-                    WHERE r.remote_photo_sha256 IS NOT NULL
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT r.id, r.remote_photo_sha256, r.remote_photo_type, r.photo_file, r.photo_sha256
+                        FROM recipes_recipes r JOIN recipes_saved s ON s.recipe_id = r.id
+                        WHERE r.remote_photo_sha256 IS NOT NULL
+                        """
+                )
             ).map { row in
                 (
                     MissingPhoto(
@@ -90,21 +91,20 @@ extension RecipesPlugin {
         let (orphaned, kept) = try await context.store.write { db -> ([String], Set<String>) in
             let waiting = try Outbox.entitiesWithWork(plugin: name, in: db)
             let candidates = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, photo_file FROM recipes_recipes
-                    WHERE photo_file IS NOT NULL AND mine = 0 AND id NOT IN (SELECT recipe_id FROM recipes_saved)
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, photo_file FROM recipes_recipes
+                        WHERE photo_file IS NOT NULL AND mine = 0 AND id NOT IN (SELECT recipe_id FROM recipes_saved)
+                        """
+                )
             ).filter { !waiting.contains($0["id"]) }
             for row in candidates {
-                try db.execute(
-                    sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE id = ?",
-                    arguments: [row["id"] as String]
-                )
+                try db.cachedStatement(
+                    sql: "UPDATE recipes_recipes SET photo_file = NULL, photo_sha256 = NULL WHERE id = ?"
+                ).execute(arguments: [row["id"] as String])
             }
             let kept = try String.fetchSet(
-                db,
-                sql: "SELECT photo_file FROM recipes_recipes WHERE photo_file IS NOT NULL"
+                db.cachedStatement(sql: "SELECT photo_file FROM recipes_recipes WHERE photo_file IS NOT NULL")
             )
             return (candidates.map { $0["photo_file"] }, kept)
         }

@@ -17,10 +17,13 @@ extension RecipesPlugin {
             // The user's own recipes and saved ones stay, as a deletion keeps them.
             let working = try Outbox.entitiesWithWork(plugin: Self.name, in: db)
             let saved = try SavedSet.all(in: db)
-            let gone = try String.fetchAll(db, sql: "SELECT id FROM recipes_recipes WHERE mine = 0").filter {
+            let gone = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT id FROM recipes_recipes WHERE mine = 0")
+            ).filter {
                 !live.contains($0) && !working.contains($0) && saved[$0] == nil
             }
-            for id in gone { try db.execute(sql: "DELETE FROM recipes_recipes WHERE id = ?", arguments: [id]) }
+            for id in gone { try db.cachedStatement(sql: "DELETE FROM recipes_recipes WHERE id = ?")
+                .execute(arguments: [id]) }
             return gone.count
         }
         summary =
@@ -46,7 +49,7 @@ extension RecipesPlugin {
         if change.pending.contains(where: { $0.kind == "upload" }) { return .rebased }
         guard let entity = change.entity else {
             if try local?.mine == true || SavedSet.contains(change.id, in: db) { return .rebased }
-            try db.execute(sql: "DELETE FROM recipes_recipes WHERE id = ?", arguments: [change.id])
+            try db.cachedStatement(sql: "DELETE FROM recipes_recipes WHERE id = ?").execute(arguments: [change.id])
             return .deleted
         }
         try Recipe.fromRemote(entity, keeping: local, now: now).save(in: db)

@@ -22,7 +22,7 @@ enum SavedSet {
     /// Saved ids with when they were saved.
     static func all(in db: Database) throws -> [String: Date] {
         var result: [String: Date] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT recipe_id, saved_at FROM recipes_saved") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT recipe_id, saved_at FROM recipes_saved")) {
             result[row["recipe_id"]] = Date(timeIntervalSince1970: row["saved_at"])
         }
         return result
