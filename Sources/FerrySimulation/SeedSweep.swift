@@ -34,8 +34,34 @@ public struct SeedSweep: Sendable {
 
     /// Runs every seed of `seeds`, or with `stopAtFirstFailure` none after the first that
     /// fails (the runs already going finish); failures come in seed order.
-    public func run(_ seeds: ClosedRange<UInt64>, stopAtFirstFailure: Bool = false) async -> Report {
+    ///
+    /// With `workers`, this executable started as a worker (`ferry-sim`), `jobs` worker
+    /// processes run the seeds (``SeedWorkers``); without, or when printing every step or
+    /// with one job, `jobs` tasks of this process do.
+    public func run(_ seeds: ClosedRange<UInt64>, stopAtFirstFailure: Bool = false, workers: String? = nil) async -> Report {
+        let verdicts: [(UInt64, SimulationVerdict)]
+        if let workers, jobs > 1, !verbose, seeds.count > 1 {
+            let pool = SeedWorkers(executable: workers, arguments: workerArguments, count: jobs)
+            // Off Swift's own threads: the pool's threads block on the workers' pipes.
+            verdicts = await withCheckedContinuation { finished in
+                Thread { finished.resume(returning: pool.run(seeds, stopAtFirstFailure: stopAtFirstFailure)) }.start()
+            }
+        } else {
+            verdicts = await runHere(seeds, stopAtFirstFailure: stopAtFirstFailure)
+        }
         var report = Report()
+        for (seed, verdict) in verdicts {
+            report.runs += 1
+            report.deviceDays += verdict.seconds * Double(devices) / 86_400
+            if !verdict.passed { report.failures.append(Failure(seed: seed, verdict: verdict)) }
+        }
+        report.failures.sort { $0.seed < $1.seed }
+        return report
+    }
+
+    /// Runs the seeds in `jobs` tasks of this process.
+    private func runHere(_ seeds: ClosedRange<UInt64>, stopAtFirstFailure: Bool) async -> [(UInt64, SimulationVerdict)] {
+        var verdicts: [(UInt64, SimulationVerdict)] = []
         await withTaskGroup(of: (UInt64, SimulationVerdict).self) { group in
             var next = seeds.lowerBound
             var running = 0
@@ -48,15 +74,12 @@ public struct SeedSweep: Sendable {
             while running < jobs, next <= seeds.upperBound { start() }
             while let (seed, verdict) = await group.next() {
                 running -= 1
-                report.runs += 1
-                report.deviceDays += verdict.seconds * Double(devices) / 86_400
-                if !verdict.passed { report.failures.append(Failure(seed: seed, verdict: verdict)) }
-                if stopAtFirstFailure, !report.failures.isEmpty { continue }
+                verdicts.append((seed, verdict))
+                if stopAtFirstFailure, verdicts.contains(where: { !$0.1.passed }) { continue }
                 if next <= seeds.upperBound, next > seeds.lowerBound { start() }
             }
         }
-        report.failures.sort { $0.seed < $1.seed }
-        return report
+        return verdicts
     }
 
     /// One seed's run.

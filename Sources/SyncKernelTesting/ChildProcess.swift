@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A child process started with `posix_spawn`, for `FerryExecutable`.
+/// A child process started with `posix_spawn`, for `FerryExecutable` and `ferry-sim`'s workers.
 ///
 /// Not Foundation's `Process`: on Linux, `Process.run()` of Swift 6.3.1 reads each entry
 /// of `/proc/self/fd` as a whole 256-byte `dirent` name and now and then reads past the end
@@ -26,7 +26,7 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` with `arguments` in `directory`, its standard streams on
     /// `streams` (input, output, error); every other descriptor is closed in the child.
-    init(executable: String, arguments: [String], environment: [String: String], directory: String, streams: [Int32])
+    public init(executable: String, arguments: [String], environment: [String: String], directory: String, streams: [Int32])
         throws
     {
         var actions = posix_spawn_file_actions_t()

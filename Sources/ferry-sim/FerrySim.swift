@@ -38,7 +38,7 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Events per run.")
     var steps = 200
 
-    @Option(help: "Runs at once.")
+    @Option(help: "Runs at once, each in a process of its own (with --verbose, in this process).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Only these workloads, comma-separated (recipes, notes, movies, family, audio).")
@@ -59,6 +59,9 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Run the events of this file (one per line, as a trace prints them) instead of drawing them.")
     var trace: String?
 
+    @Flag(help: .hidden)
+    var worker = false
+
     /// The workloads `--workloads` names; nil for all.
     private var only: [String]? {
         workloads.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -77,10 +80,11 @@ struct FerrySim: AsyncParsableCommand {
             for event in simulation.events() { print(event) }
             return
         }
+        let sweep = SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay, only: only)
+        if worker { return try await sweep.serveSeeds() }
         let range = seed.map { $0...$0 } ?? first...(first + UInt64(max(seeds, 1)) - 1)
         let started = Date()
-        let report = await SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay, only: only)
-            .run(range, stopAtFirstFailure: stopAtFirstFailure)
+        let report = await sweep.run(range, stopAtFirstFailure: stopAtFirstFailure, workers: Bundle.main.executablePath)
         let elapsed = Date().timeIntervalSince(started)
         print(
             "ferry-sim: \(report.runs) seeds, \(report.runs - report.failures.count) passed, "
@@ -93,6 +97,11 @@ struct FerrySim: AsyncParsableCommand {
         print("seed \(failure.seed) failed:")
         for violation in failure.verdict.violations { print("  \(violation)") }
         if noShrink { throw ExitCode(1) }
+        // A run that ended its worker would end this process too: replayed alone, it shows where.
+        if failure.verdict.violations.contains(where: { $0.invariant == SeedWorkers.crashed }) {
+            print("replay: ferry-sim --seed \(failure.seed) --verbose --devices \(devices) --steps \(steps)" + (workloads.map { " --workloads \($0)" } ?? ""))
+            throw ExitCode(1)
+        }
         let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps), only: only)
         let shrunk = await simulation.shrink(simulation.events(), failing: failure.verdict)
         print("shortest trace that still fails (\(shrunk.events.count) of \(failure.verdict.steps) events):")

@@ -128,7 +128,7 @@ public struct Simulation: Sendable {
 }
 
 /// What a run found.
-public struct SimulationVerdict: Sendable, Equatable {
+public struct SimulationVerdict: Sendable, Equatable, Codable {
     /// The invariants that failed (the run stops at the first step that breaks one).
     public var violations: [SimulationViolation]
     /// How many events ran.
@@ -137,6 +137,13 @@ public struct SimulationVerdict: Sendable, Equatable {
     public var seconds: Double
     /// A line per step and its outcome: the trace.
     public var trace: [String]
+
+    public init(violations: [SimulationViolation], steps: Int, seconds: Double, trace: [String]) {
+        self.violations = violations
+        self.steps = steps
+        self.seconds = seconds
+        self.trace = trace
+    }
 
     /// Whether every invariant held.
     public var passed: Bool { violations.isEmpty }

@@ -43,7 +43,7 @@ extension SimulationWorkload {
 }
 
 /// An invariant that failed, and how.
-public struct SimulationViolation: Hashable, Sendable, CustomStringConvertible {
+public struct SimulationViolation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Which invariant: `applied-twice`, `entity-order`, `torn-write`, `slow-resend`,
     /// `signed-out`, `not-drained`, `needs-person`, `lost-write`, `diverged`, `garbled`, or one
     /// a workload names.
