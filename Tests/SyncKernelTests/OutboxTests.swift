@@ -153,4 +153,14 @@ struct OutboxTests {
         }
         #expect(try operations(store).isEmpty)
     }
+
+    @Test func unsentOperationsAreFoundForAnyNumberOfEntitiesWhateverTheirNames() throws {
+        let (store, outbox) = try makeStore()
+        let awkward = [#"quote " and \ slash / ok"#, "naïve 名前", "a,b", "x"]
+        for entity in awkward { _ = try enqueue(outbox, store, "put", entity) }
+        let asked = awkward + (0..<1500).map { "absent-\($0)" }
+        let found = try store.writer.read { db in try Outbox.unsentOperations(plugin: "items", entities: asked, in: db) }
+        #expect(found.keys.sorted() == awkward.sorted())
+        #expect(found.values.allSatisfy { $0.count == 1 })
+    }
 }

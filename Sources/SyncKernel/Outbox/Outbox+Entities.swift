@@ -23,27 +23,28 @@ extension Outbox {
     }
 
     /// The unsent operations of `plugin` on each of `entities` (dead letters excluded),
-    /// oldest first, in one query; entities without any are left out.
+    /// oldest first, in one query; entities without any are left out. (The entities go as
+    /// one JSON array, so the statement is the same for any number: prepared once.)
     static func unsentOperations(
         plugin: String,
         entities: [String],
         in db: Database
     ) throws -> [String: [QueuedOperation]] {
         guard !entities.isEmpty else { return [:] }
-        var found: [String: [QueuedOperation]] = [:]
-        for chunk in stride(from: 0, to: entities.count, by: 500).map({ Array(entities[$0..<min($0 + 500, entities.count)]) }) {
-            let operations = try QueuedOperation.fetchAll(
-                db,
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: entities), as: UTF8.self)
+        let operations = try QueuedOperation.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT * FROM kernel_operations
-                    WHERE plugin = ? AND state != 'dead' AND entity IN (\(databaseQuestionMarks(count: chunk.count)))
+                    WHERE plugin = ? AND state != 'dead' AND entity IN (SELECT value FROM json_each(?))
                         \(LocalDataAccount.filter)
                     ORDER BY seq
-                    """,
-                arguments: StatementArguments([plugin] + chunk)
-            )
-            for operation in operations { found[operation.entity, default: []].append(operation) }
-        }
+                    """
+            ),
+            arguments: [plugin, list]
+        )
+        var found: [String: [QueuedOperation]] = [:]
+        for operation in operations { found[operation.entity, default: []].append(operation) }
         return found
     }
 

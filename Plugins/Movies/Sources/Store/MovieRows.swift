@@ -87,7 +87,8 @@ enum MovieRows {
             sql += " WHERE status = ?"
             arguments = [status]
         }
-        return try Row.fetchAll(db, sql: sql + " ORDER BY title COLLATE NOCASE, year, id", arguments: arguments).map {
+        // Two statements, with the status and without: each prepared once.
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY title COLLATE NOCASE, year, id"), arguments: arguments).map {
             row in
             try movie(row, pending: pendingEntities.contains(row["id"]), failed: failed.contains(row["id"]))
         }
