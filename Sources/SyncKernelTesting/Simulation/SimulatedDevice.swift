@@ -69,6 +69,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     public private(set) var runtime: FerryRuntime!
     private var engine: SyncEngine!
     private var lives = 0
+    /// Which life of the device this is: 1 for the first, one more for each start.
+    public var life: Int { lives }
     /// Whether the disk is full: set again on each new life, as the disk stays full.
     private(set) var diskFull = false
     private var link = SimulationEvent.NetworkChange.unmetered
