@@ -56,4 +56,12 @@ import Testing
         #expect(verdict.trace.contains { $0.contains("act 0 notes put b 2  -> not done: another account is signed in here") })
         #expect(verdict.trace.contains { $0.contains("a person signs in as the workloads' account again") })
     }
+
+    /// other-account-shown with `07-another-account-sees-local-data`: a device where another
+    /// account signs in shows none of the first account's documents.
+    @Test func anotherAccountSignedInSeesNoneOfTheFirstAccountsDocuments() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "sync 0", "sign-in 0 sam", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.hasPrefix("sign-in 0 sam") })
+    }
 }

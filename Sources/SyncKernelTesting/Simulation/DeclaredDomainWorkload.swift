@@ -8,15 +8,19 @@ import SyncKernel
 /// Checks: every device holds the server's documents; a document only one device wrote
 /// ends on the server as that device showed it after its last acknowledged write; a
 /// device never shows as a document what is not one (`garbled`: not a JSON object, or
-/// another entity).
+/// another entity), nor, while another account is signed in there, any of the documents of
+/// the account the workload writes as (`other-account-shown`).
 public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendable {
     public let name: String
     let domain: String
     static let keys = ["a", "b", "c", "d"]
     /// What each device showed of a document after its last acknowledged write (nil: deleted).
     private var lastWrite: [String: [Int: [String: String]?]] = [:]
-    /// By device, the life and store stamp at which it last showed nothing amiss.
-    private var shownFine: [Int: (life: Int, stamp: Int64)] = [:]
+    /// The account the workload writes as: the one signed in where it first wrote.
+    private var writer: String?
+    /// By device, the life, store stamp and signed-in account with which it last showed
+    /// nothing amiss.
+    private var shownFine: [Int: (life: Int, stamp: Int64, account: String?)] = [:]
 
     /// A workload on the declared domain `domain`.
     public init(domain: String) {
@@ -37,6 +41,7 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
         let body =
             kind == "patch"
             ? #"{"note": "\#(value)"}"# : #"{"title": "\#(key) by \#(device.index)", "note": "\#(value)"}"#
+        if writer == nil { writer = await device.runtime.credentials.account() }
         _ = try await device.runtime.submitDeclared(domain: domain, kind: kind, entity: key, body: Data(body.utf8))
         lastWrite[key, default: [:]][device.index] = try await documents(on: device)[key]
     }
@@ -63,18 +68,31 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
         return violations
     }
 
-    /// Checked before every request: what a device shows changes only with its store, so a
-    /// store unchanged since a check that found nothing amiss is not read again.
+    /// Checked before every request: what a device shows changes only with its store and
+    /// who is signed in, so a device unchanged since a check that found nothing amiss is
+    /// not read again.
+    ///
+    /// Only the workload's account writes the domain: a device where another account is
+    /// signed in shows none of its documents (`other-account-shown`).
     public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] {
-        let now = (life: device.life, stamp: try device.runtime.store.stamp())
+        let account = await device.runtime.credentials.account()
+        let now = (life: device.life, stamp: try device.runtime.store.stamp(), account: account)
         if let fine = shownFine[device.index], fine == now { return [] }
         let rows = try await device.runtime.store.read { [domain] db in
             try DeclaredEntities.list(domain: domain, in: db).map { ($0.entity, $0.body) }
         }
-        let violations = rows.compactMap { entity, body -> SimulationViolation? in
+        var violations = rows.compactMap { entity, body -> SimulationViolation? in
             let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
             if let object, object["id"].map({ $0 as? String == entity }) ?? true { return nil }
             return SimulationViolation("garbled", "device \(device.index) shows \(domain) \(entity) as \(body.prefix(60)), not a document")
+        }
+        if let writer, let account, account != writer, !rows.isEmpty {
+            violations.append(
+                SimulationViolation(
+                    "other-account-shown",
+                    "device \(device.index), signed in as \(account), shows \(domain) \(rows.map(\.0).joined(separator: ", ")) of \(writer)"
+                )
+            )
         }
         shownFine[device.index] = violations.isEmpty ? now : nil
         return violations
