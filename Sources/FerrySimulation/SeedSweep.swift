@@ -35,9 +35,9 @@ public struct SeedSweep: Sendable {
     /// Runs every seed of `seeds`, or with `stopAtFirstFailure` none after the first that
     /// fails (the runs already going finish); failures come in seed order.
     ///
-    /// With `workers`, this executable started as a worker (`ferry-sim`), `jobs` worker
-    /// processes run the seeds (``SeedWorkers``); without, or when printing every step or
-    /// with one job, `jobs` tasks of this process do.
+    /// With `workers`, the path of a `ferry-sim` executable, `jobs` worker processes of it
+    /// run the seeds (``SeedWorkers``); without it, with one job or when printing every
+    /// step, `jobs` tasks of this process do.
     public func run(_ seeds: ClosedRange<UInt64>, stopAtFirstFailure: Bool = false, workers: String? = nil) async -> Report {
         let verdicts: [(UInt64, SimulationVerdict)]
         if let workers, jobs > 1, !verbose, seeds.count > 1 {

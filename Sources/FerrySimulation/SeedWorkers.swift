@@ -133,22 +133,26 @@ private final class Worker {
         output = LineReader(stdout.fileHandleForReading)
     }
 
-    /// Runs `seed` in the process and returns its verdict.
+    /// Runs `seed` in the process and returns its verdict. Lines of the worker's output that
+    /// are not its answer (something the run printed) go to standard error.
     func run(_ seed: UInt64) throws -> SimulationVerdict {
         // A worker that has ended refuses the write (SIGPIPE is ignored); the read says how it ended.
         try? input.write(contentsOf: Data("\(seed)\n".utf8))
-        guard let line = output.next() else {
-            process.waitUntilExit()
-            let ending =
-                process.terminationReason == .uncaughtSignal
-                ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
-            throw WorkerEnded(description: "the worker running seed \(seed) ended (\(ending)) without a verdict")
+        while let line = output.next() {
+            guard let answer = try? JSONDecoder().decode(SeedWorkers.Answer.self, from: Data(line)) else {
+                FileHandle.standardError.write(Data(line + [UInt8(ascii: "\n")]))
+                continue
+            }
+            guard answer.seed == seed else {
+                throw WorkerEnded(description: "the worker answered for seed \(answer.seed), not \(seed)")
+            }
+            return answer.verdict
         }
-        let answer = try JSONDecoder().decode(SeedWorkers.Answer.self, from: Data(line))
-        guard answer.seed == seed else {
-            throw WorkerEnded(description: "the worker answered for seed \(answer.seed), not \(seed)")
-        }
-        return answer.verdict
+        process.waitUntilExit()
+        let ending =
+            process.terminationReason == .uncaughtSignal
+            ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+        throw WorkerEnded(description: "the worker running seed \(seed) ended (\(ending)) without a verdict")
     }
 
     /// Closes its input (a worker ends at the end of its input) and waits for it.

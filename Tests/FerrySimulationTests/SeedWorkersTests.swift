@@ -4,7 +4,8 @@ import Testing
 @testable import FerrySimulation
 
 /// The sweep's worker processes, with a shell script standing in for `ferry-sim --worker`:
-/// it passes every seed but 5, which breaks `lost-write`, and ends its process at seed 3.
+/// it passes every seed but 5, which breaks `lost-write`, ends its process at seed 3, and
+/// prints a line of its own before each answer.
 @Suite struct SeedWorkersTests {
     static let script = """
         while read seed; do
@@ -13,6 +14,7 @@ import Testing
             5) violations='[{"invariant":"lost-write","detail":"seed 5"}]' ;;
             *) violations='[]' ;;
           esac
+          echo "a line the run printed"
           printf '{"seed":%s,"verdict":{"violations":%s,"steps":10,"seconds":43200,"trace":[]}}\\n' "$seed" "$violations"
         done
         """
