@@ -67,6 +67,22 @@ struct ConflictPolicyTests {
         }
     }
 
+    /// A write folded into one still queued is as new as itself: the remote's state, written
+    /// between the two, loses to it.
+    @Test func lastWriteWinsTimesAQueuedWriteByTheLatestWriteFoldedIntoIt() async throws {
+        try await TestPluginServer.with { server, url in
+            let test = try await TestRuntime.make(server: url)
+            let base = TestPlugin.Item(key: "a", value: "old", version: 1)
+            _ = try await TestPlugin.put("a", "first", base: base, in: test.runtime)
+            server.seed("a", "theirs", version: 3, updatedAt: "2027-01-15T08:00:05.000Z")
+            test.clock.advance(by: 10)
+            #expect(try await TestPlugin.put("a", "mine", base: base, in: test.runtime) != .cancelled)
+            #expect(try await test.operations().count == 1)
+            try await test.runOnce()
+            #expect(server.item("a")?.value == "mine")
+        }
+    }
+
     @Test func firstWriteWinsRetiresTheLocalWriteAndReportsIt() async throws {
         try await conflict(.firstWriteWins) { server, test in
             let events = test.runtime.events.subscribe()

@@ -62,7 +62,7 @@ struct FieldMergeTests {
         #expect(local.myRating == 2 && local.status == "watching")
         let report = try #require(try await Self.conflicts(harness).first)
         #expect(report.fields == [FieldConflict(field: "my_rating", base: "8", local: "10", remote: "2")])
-        #expect(report.outcome == "merged")
+        #expect(report.outcome == "remote", "the policy kept the server's rating")
         await harness.stop()
     }
 

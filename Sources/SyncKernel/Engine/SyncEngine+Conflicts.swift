@@ -14,19 +14,16 @@ extension SyncEngine {
     ) async throws {
         let fields = try Self.fieldMerge(operation, remote: remote, policy: policy.conflict, plugin: plugin)
         let outcome: ConflictOutcome
+        // What the report says was kept: with fields both sides changed, the side the policy
+        // kept for those (the write's other fields go on top either way).
+        let kept: String
         do {
-            outcome = try ConflictOutcome.decide(
-                policy.conflict,
-                operation: operation,
-                remote: remote,
-                fields: fields,
-                plugin: plugin
-            )
+            (outcome, kept) = try Self.decide(operation, remote: remote, fields: fields, policy: policy.conflict, plugin: plugin)
         } catch {
             runtime.logger.warning(
                 "\(operation.plugin) \(operation.kind): merge failed (\(error)); keeping the conflict for a person"
             )
-            outcome = .open
+            (outcome, kept) = (.open, ConflictOutcome.open.name)
         }
         let report = ConflictReport(
             operation: operation,
@@ -35,7 +32,7 @@ extension SyncEngine {
             remote: remote,
             fields: fields?.conflicts ?? [],
             reason: reason,
-            outcome: outcome.name,
+            outcome: kept,
             createdAt: now
         )
         // Merged field by field with no field changed on both sides: no conflict at all.
@@ -61,6 +58,20 @@ extension SyncEngine {
         }
         summary.conflicts += 1
         runtime.events.emit(.conflict(report))
+    }
+
+    /// The outcome `policy` gives the conflict, and the side it kept: with fields both sides
+    /// changed, the side kept for those, whatever the outcome sends.
+    static func decide(
+        _ operation: QueuedOperation,
+        remote: Data?,
+        fields: FieldMerge?,
+        policy: ConflictPolicy,
+        plugin: any SyncPlugin
+    ) throws -> (ConflictOutcome, kept: String) {
+        let outcome = try ConflictOutcome.decide(policy, operation: operation, remote: remote, fields: fields, plugin: plugin)
+        guard let fields, !fields.conflicts.isEmpty else { return (outcome, outcome.name) }
+        return (outcome, try ConflictOutcome.decide(policy, operation: operation, remote: remote, plugin: plugin).name)
     }
 
     /// The write split field by field against its base, when its plugin names the fields

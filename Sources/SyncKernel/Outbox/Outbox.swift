@@ -31,11 +31,11 @@ public struct Outbox: Sendable {
             case .append:
                 break
             case .replacePayload:
-                try OutboxQueries.setPayload(operation.payload, of: last.sequence, in: db)
+                try OutboxQueries.fold(operation.payload, into: last.sequence, madeAt: now, in: db)
                 return .coalesced(last.id)
             case .mergePayload:
                 let merged = try JSONMergePatch.apply(operation.payload, to: last.payload)
-                try OutboxQueries.setPayload(merged, of: last.sequence, in: db)
+                try OutboxQueries.fold(merged, into: last.sequence, madeAt: now, in: db)
                 return .coalesced(last.id)
             case .dropPrevious:
                 try OutboxQueries.delete(last.sequence, in: db)

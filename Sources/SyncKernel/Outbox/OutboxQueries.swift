@@ -91,6 +91,13 @@ enum OutboxQueries {
         ])
     }
 
+    /// Folds a newer write into an unsent operation: its payload, and the time it was made,
+    /// which `last_write_wins` compares with the remote's.
+    static func fold(_ payload: Data, into sequence: Int64, madeAt now: Date, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE kernel_operations SET payload = ?, created_at = ? WHERE seq = ?")
+            .execute(arguments: [payload, now.timeIntervalSince1970, sequence])
+    }
+
     static func setPayload(_ payload: Data, of sequence: Int64, in db: Database) throws {
         try db.cachedStatement(sql: "UPDATE kernel_operations SET payload = ? WHERE seq = ?")
             .execute(arguments: [payload, sequence])

@@ -21,8 +21,8 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var payload: Data
     /// The entity as the plugin last knew it from the remote, for merges.
     public var base: Data?
-    /// When it was queued; the `last_write_wins` policy compares it with the remote's
-    /// `updated_at`.
+    /// When its write was made: when it was queued, or when the latest write folded into it
+    /// was. The `last_write_wins` policy compares it with the remote's `updated_at`.
     public var createdAt: Date
     /// Attempts that reached the remote and failed; offline tries are not counted.
     public var attempts: Int
