@@ -8,18 +8,24 @@ import Synchronization
 ///
 /// Two effects for one key is a write applied twice; keys whose operations share an
 /// entity must run in the order the device queued them. It also keeps the requests during
-/// which the server died and that left a change behind (torn writes).
+/// which the server died and that left a change behind (torn writes), and when the server
+/// made each state of an entity that it answered a write with (`madeAt`).
 public final class ApplyLedger: Sendable {
     private struct State {
         var effects: [String: Int] = [:]
         var order: [String] = []
         var torn: [[String]] = []
         var deaths = 0
+        var madeAt: [String: Date] = [:]
     }
 
     private let state = Mutex(State())
+    private let clock: WorldClock
 
-    public init() {}
+    /// A ledger that dates what the server made by `clock`, the world's.
+    public init(clock: WorldClock) {
+        self.clock = clock
+    }
 
     /// How many times the effect of `key` ran.
     public func effects(of key: String) -> Int { state.withLock { $0.effects[key] ?? 0 } }
@@ -33,6 +39,22 @@ public final class ApplyLedger: Sendable {
     /// The `Idempotency-Key`s of each request during which the server died and after which
     /// its data had changed, in the order they came.
     public var tornWrites: [[String]] { state.withLock { $0.torn } }
+
+    /// When, by the world's clock, the server made `entity` (an entity as it answers it: its
+    /// `id`, `version` and `updated_at`) in answer to a write; nil when no answer the ledger
+    /// saw carried it. `updated_at` says the same, to the precision the server writes.
+    public func madeAt(_ entity: Data) -> Date? {
+        guard let object = try? JSONSerialization.jsonObject(with: entity) as? [String: Any],
+            let made = Self.made(object)
+        else { return nil }
+        return state.withLock { $0.madeAt[made] }
+    }
+
+    /// One state of one entity, as the server answers it; nil without an id and a version.
+    private static func made(_ entity: [String: Any]) -> String? {
+        guard let id = entity["id"] as? String, let version = (entity["version"] as? NSNumber)?.intValue else { return nil }
+        return "\(id) \(version) \(entity["updated_at"] as? String ?? "")"
+    }
 
     /// How many times the server died in a request.
     public var serverDeaths: Int { state.withLock { $0.deaths } }
@@ -62,7 +84,8 @@ public final class ApplyLedger: Sendable {
         if request.method == "POST", path.hasSuffix("/v1/batch"), answer.status == 200 {
             recordBatch(request.body, answer: answer.body)
         } else if let key = request.header("Idempotency-Key") {
-            record(key: key, status: answer.status, replayed: Self.isReplay(answer.headers))
+            let entity = try? JSONSerialization.jsonObject(with: answer.body)
+            record(key: key, status: answer.status, replayed: Self.isReplay(answer.headers), entity: entity)
         }
     }
 
@@ -78,15 +101,18 @@ public final class ApplyLedger: Sendable {
             else { continue }
             guard let key = Self.idempotencyKey((request["headers"] as? [String: String]) ?? [:]) else { continue }
             let answered = (response["headers"] as? [String: String]) ?? [:]
-            record(key: key, status: status, replayed: Self.isReplay(answered))
+            record(key: key, status: status, replayed: Self.isReplay(answered), entity: response["body"])
         }
     }
 
-    private func record(key: String, status: Int, replayed: Bool) {
+    private func record(key: String, status: Int, replayed: Bool, entity: Any?) {
         guard (200..<300).contains(status), !replayed else { return }
+        let made = (entity as? [String: Any]).flatMap(Self.made)
+        let now = clock.now
         state.withLock { state in
             if state.effects[key] == nil { state.order.append(key) }
             state.effects[key, default: 0] += 1
+            if let made { state.madeAt[made] = now }
         }
     }
 

@@ -80,10 +80,13 @@ public struct Simulation: Sendable {
                 events.append(.act(device: device, workload: workload.name, action: workload.draw(device: device, using: &random)))
             case .sync: events.append(.sync(device: device))
             case .wait:
-                // Mostly the seconds between a person's taps; now and then a device that
-                // sleeps overnight or stays away for days (refresh tokens last 30).
+                // Mostly the time between a person's taps (0.2 to 60 s, to the millisecond,
+                // as many under a second as between 1 and 5: two devices' writes in one
+                // second); now and then a device that sleeps overnight or stays away for
+                // days (refresh tokens last 30).
+                let tap = (exp(Double.random(in: log(0.2)...log(60), using: &random)) * 1000).rounded() / 1000
                 let seconds: Double = random.weighted([
-                    (Double(Int.random(in: 1...60, using: &random)), 60),
+                    (tap, 60),
                     (Double(Int.random(in: 60...3600, using: &random)), 23),
                     (Double(Int.random(in: 3600...86400, using: &random)), 12),
                     (Double(Int.random(in: 86400...259_200, using: &random)), 5),

@@ -26,6 +26,12 @@ struct SimulationRun {
     private var tornRead = 0
     /// The account the workloads act as (its id, as the devices' credentials give it).
     private var actingAccount: String?
+    /// By device, each queued operation as the run last saw it, by its place in the queue,
+    /// with when a person's action last wrote it (by the device's clock; nil when no action
+    /// did).
+    private var written: [Int: [Int64: (id: UUID, payload: Data, at: Date?)]] = [:]
+    /// The conflict records the run has checked, by their ids.
+    private var checkedConflicts: Set<String> = []
 
     init(
         simulation: Simulation,
@@ -53,6 +59,7 @@ struct SimulationRun {
                 }
                 note("\(event)", outcome)
                 try await checkLedger()
+                try await checkConflicts()
                 for workload in workloads { violations += try await workload.checkStep(world) }
                 try await checkResends()
                 try await checkShown()
@@ -119,8 +126,9 @@ struct SimulationRun {
                 // The workloads act as one account: a person signed in with another does nothing.
                 if try await isSignedInWithAnotherAccount(device) { return "not done: another account is signed in here" }
                 let world = world
-                let end = await device.run { try await workload.perform(action, on: device, in: world) }
                 await remember(device)
+                let end = await device.run { try await workload.perform(action, on: device, in: world) }
+                await remember(device, actedAt: device.clock.now())
                 return try await outcome(end, of: device, failed: "refused")
             case .sync(let index):
                 let device = world.devices[index]
@@ -185,14 +193,20 @@ struct SimulationRun {
         String("\(error)".prefix(100))
     }
 
-    /// Notes the device's queued operations, so that the ledger's keys can be traced back.
-    private mutating func remember(_ device: SimulatedDevice) async {
+    /// Notes the device's queued operations, so that the ledger's keys can be traced back;
+    /// after a person's action (`actedAt`), those it added or changed are writes made then.
+    private mutating func remember(_ device: SimulatedDevice, actedAt: Date? = nil) async {
         guard let operations = try? await device.operations() else { return }
+        var now: [Int64: (id: UUID, payload: Data, at: Date?)] = [:]
         for operation in operations {
             let key = operation.id.lowercasedString
             queued[key] = (device.index, operation.plugin, operation.entity, operation.sequence)
             if let account = operation.account { world.noteQueued(key, under: account) }
+            let before = written[device.index]?[operation.sequence]
+            let changed = before.map { $0.id != operation.id || $0.payload != operation.payload } ?? true
+            now[operation.sequence] = (operation.id, operation.payload, actedAt.flatMap { changed ? $0 : nil } ?? before?.at)
         }
+        written[device.index] = now
     }
 
     /// No key applied twice; each entity's operations applied in their queue's order; no
@@ -225,6 +239,38 @@ struct SimulationRun {
             }
             lastApplied[entity] = max(lastApplied[entity] ?? origin.seq, origin.seq)
         }
+    }
+
+    /// Each conflict a device settled under `last_write_wins` kept the write made later: its
+    /// own (when a person's action made it, by the device's clock) or the server's (when the
+    /// ledger saw the server make it, by the server's), a millisecond apart or more. A
+    /// remote deletion wins whatever its time, by design, and is not checked.
+    private mutating func checkConflicts() async throws {
+        for device in world.devices {
+            let reports = try await device.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+            for report in reports.reversed() where checkedConflicts.insert(report.id).inserted {
+                guard report.policy == .lastWriteWins, ["local", "remote"].contains(report.outcome),
+                    let remote = report.remote, !report.remoteDeleted, let remoteAt = world.ledger.madeAt(remote),
+                    let origin = queued[report.operationID.lowercasedString], origin.device == device.index,
+                    let localAt = written[device.index]?[origin.seq]?.at
+                else { continue }
+                let kept = report.outcome == "local" ? localAt : remoteAt
+                let lost = report.outcome == "local" ? remoteAt : localAt
+                guard lost.timeIntervalSince(kept) >= 0.001 else { continue }
+                let (winner, loser) = report.outcome == "local" ? ("its own", "the server's") : ("the server's", "its own")
+                violations.append(
+                    SimulationViolation(
+                        "last-write-wins",
+                        "device \(device.index) kept \(winner) write of \(report.plugin) \(report.kind) \(report.entity), made at \(Self.moment(kept)), over \(loser), made later at \(Self.moment(lost))"
+                    )
+                )
+            }
+        }
+    }
+
+    /// A time as seconds since the world started, to the millisecond.
+    private static func moment(_ date: Date) -> String {
+        String(format: "%.3f s", date.timeIntervalSince(WorldClock.start))
     }
 
     /// What every device shows is something its domains can show: checked now and, as the
@@ -309,6 +355,7 @@ struct SimulationRun {
                 if case .crashed = await device.sync() { try await device.restart() }
             }
             try await checkLedger()
+            try await checkConflicts()
             if !violations.isEmpty { return }
             if try await allDrained(), try await !anyNeedsSignIn() {
                 drained = true

@@ -8,7 +8,7 @@ public final class SimulationWorld: @unchecked Sendable {
     /// The world's time.
     public let clock: WorldClock
     /// What the server applied, key by key.
-    public let ledger = ApplyLedger()
+    public let ledger: ApplyLedger
     /// The devices, by number.
     public internal(set) var devices: [SimulatedDevice] = []
     /// The run's folder: the server's data and each device's.
@@ -24,6 +24,7 @@ public final class SimulationWorld: @unchecked Sendable {
     init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter) {
         self.directory = directory
         self.clock = clock
+        self.ledger = ApplyLedger(clock: clock)
         self.startServer = startServer
     }
 

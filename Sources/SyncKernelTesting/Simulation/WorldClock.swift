@@ -11,8 +11,11 @@ import Synchronization
 public final class WorldClock: Sendable {
     private let current: Mutex<Date>
 
+    /// When a world starts unless told otherwise.
+    public static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
     /// A world that starts at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    public init(start: Date = WorldClock.start) {
         current = Mutex(start)
     }
 
