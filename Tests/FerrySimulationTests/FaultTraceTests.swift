@@ -64,4 +64,31 @@ import Testing
         #expect(verdict.violations == [])
         #expect(verdict.trace.contains { $0.hasPrefix("sign-in 0 sam") })
     }
+
+    /// last-write-wins with `08-whole-second-timestamps`: of two writes of one note 0.4 s apart
+    /// and in one second, the later (the server's) stays, though the server's time is whole
+    /// seconds no longer.
+    @Test func ofTwoWritesInOneSecondTheLaterStays() async {
+        let verdict = await FoundTraceTests.run(
+            [
+                "act 0 notes put a 1", "sync 0", "sync 1", "act 0 notes put a 2", "wait 0.4", "act 1 notes put a 3",
+                "sync 1", "sync 0",
+            ],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// last-write-wins with `09-folded-write-keeps-first-time`: a write folded into one still
+    /// queued is as new as itself, and stays over the server's state written between the two.
+    @Test func aWriteFoldedIntoAQueuedOneIsAsNewAsItself() async {
+        let verdict = await FoundTraceTests.run(
+            [
+                "act 0 notes put a 1", "sync 0", "sync 1", "act 0 notes put a 2", "wait 5", "act 1 notes put a 3",
+                "sync 1", "wait 5", "act 0 notes put a 4", "sync 0",
+            ],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+    }
 }

@@ -236,4 +236,18 @@ extension FoundTraceTests {
         )
         #expect(verdict.violations == [])
     }
+
+    /// last-write-wins, the harness's defect: the same write made again (the same status) is
+    /// folded into the queued one with the payload it had, and is as new as the second
+    /// time. The harness took the write for the first one's time only.
+    @Test func theSameWriteMadeAgainIsAsNewAsTheSecondTime() async {
+        let verdict = await Self.run(
+            [
+                "act 1 movies update heat status want_to_watch", "act 2 movies update heat status watching", "wait 1.213",
+                "act 1 movies update heat status want_to_watch", "sync 2",
+            ],
+            seed: 399
+        )
+        #expect(verdict.violations == [])
+    }
 }

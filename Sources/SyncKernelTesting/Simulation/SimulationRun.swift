@@ -26,10 +26,11 @@ struct SimulationRun {
     private var tornRead = 0
     /// The account the workloads act as (its id, as the devices' credentials give it).
     private var actingAccount: String?
-    /// By device, each queued operation as the run last saw it, by its place in the queue,
-    /// with when a person's action last wrote it (by the device's clock; nil when no action
-    /// did).
-    private var written: [Int: [Int64: (id: UUID, payload: Data, at: Date?)]] = [:]
+    /// A queued operation as the run last saw it; `at`, when a person's action last wrote it
+    /// (by the device's clock; nil when no action did).
+    private typealias Written = (id: UUID, payload: Data, queuedAt: Date, at: Date?)
+    /// By device, each queued operation as the run last saw it, by its place in the queue.
+    private var written: [Int: [Int64: Written]] = [:]
     /// The conflict records the run has checked, by their ids.
     private var checkedConflicts: Set<String> = []
 
@@ -197,14 +198,15 @@ struct SimulationRun {
     /// after a person's action (`actedAt`), those it added or changed are writes made then.
     private mutating func remember(_ device: SimulatedDevice, actedAt: Date? = nil) async {
         guard let operations = try? await device.operations() else { return }
-        var now: [Int64: (id: UUID, payload: Data, at: Date?)] = [:]
+        var now: [Int64: Written] = [:]
         for operation in operations {
             let key = operation.id.lowercasedString
             queued[key] = (device.index, operation.plugin, operation.entity, operation.sequence)
             if let account = operation.account { world.noteQueued(key, under: account) }
             let before = written[device.index]?[operation.sequence]
-            let changed = before.map { $0.id != operation.id || $0.payload != operation.payload } ?? true
-            now[operation.sequence] = (operation.id, operation.payload, actedAt.flatMap { changed ? $0 : nil } ?? before?.at)
+            // A write folded into an operation changes its payload, or at least its time.
+            let changed = before.map { $0.id != operation.id || $0.payload != operation.payload || $0.queuedAt != operation.createdAt } ?? true
+            now[operation.sequence] = (operation.id, operation.payload, operation.createdAt, actedAt.flatMap { changed ? $0 : nil } ?? before?.at)
         }
         written[device.index] = now
     }
