@@ -16,10 +16,15 @@ import Darwin
 /// times as long as one seed in each of two processes (they contend in the Swift runtime
 /// and the allocator). And a seed that ends its process is one failed seed, `crashed`,
 /// while a new worker takes the next.
+///
+/// A worker is replaced after `seedsPerWorker` seeds, so that what runs leave behind in
+/// their process (a task suspended for good, a library's caches) stays bounded however
+/// long the sweep.
 public struct SeedWorkers: Sendable {
     let executable: String
     let arguments: [String]
     let count: Int
+    var seedsPerWorker = 200
 
     /// The invariant of a seed whose worker ended without a verdict.
     public static let crashed = "crashed"
@@ -51,9 +56,15 @@ public struct SeedWorkers: Sendable {
     /// One worker slot: takes seeds until there are none, starting a process when it has none.
     private func drain(_ queue: SeedQueue) {
         var worker: Worker?
+        var ran = 0
         while let seed = queue.take() {
             do {
-                if worker == nil { worker = try Worker(executable: executable, arguments: arguments) }
+                if worker == nil || ran == seedsPerWorker {
+                    worker?.stop()
+                    worker = try Worker(executable: executable, arguments: arguments)
+                    ran = 0
+                }
+                ran += 1
                 queue.record(seed, try worker!.run(seed))
             } catch {
                 queue.record(

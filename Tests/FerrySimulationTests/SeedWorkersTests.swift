@@ -33,6 +33,21 @@ import Testing
         #expect(verdicts[8]?.seconds == 43200)
     }
 
+    /// Each seed's verdict gives the number of seeds its worker has run, that one included.
+    @Test func aWorkerIsReplacedAfterItsShareOfSeeds() {
+        let counting = """
+            ran=0
+            while read seed; do
+              ran=$((ran + 1))
+              printf '{"seed":%s,"verdict":{"violations":[],"steps":%s,"seconds":1,"trace":[]}}\\n' "$seed" "$ran"
+            done
+            """
+        var workers = SeedWorkers(executable: "/bin/sh", arguments: ["-c", counting], count: 1)
+        workers.seedsPerWorker = 3
+        let verdicts = workers.run(1...7, stopAtFirstFailure: false)
+        #expect(verdicts.map(\.1.steps) == [1, 2, 3, 1, 2, 3, 1])
+    }
+
     @Test func noSeedStartsAfterTheFirstFailureWhenTheSweepStopsThere() {
         let verdicts = Self.workers(1).run(1...8, stopAtFirstFailure: true)
         #expect(verdicts.map(\.0) == [1, 2, 3])

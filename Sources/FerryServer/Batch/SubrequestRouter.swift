@@ -11,6 +11,11 @@ final class SubrequestRouter: Sendable {
         self.responder.withLock { $0 = responder }
     }
 
+    /// Lets go of the router: sub-requests are refused from now on, as before `install`.
+    func uninstall() {
+        responder.withLock { $0 = nil }
+    }
+
     /// The answer of the router to `request`.
     func respond(to request: Request, context: FerryRequestContext) async throws -> Response {
         guard let responder = responder.withLock({ $0 }) else {

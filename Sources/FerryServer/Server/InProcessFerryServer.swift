@@ -16,7 +16,7 @@ import NIOCore
 /// await server.close()
 /// ```
 public final class InProcessFerryServer: Sendable {
-    private let environment: ServerEnvironment
+    let environment: ServerEnvironment
     private let responder: RouterResponder<FerryRequestContext>
 
     private init(environment: ServerEnvironment, responder: RouterResponder<FerryRequestContext>) {
@@ -101,7 +101,7 @@ public final class InProcessFerryServer: Sendable {
     /// Closes the database; a server opened again on the same data directory finds what
     /// was committed.
     public func close() async {
-        await environment.database.close()
+        await environment.close()
     }
 
     /// Replaces the injected faults (as `PUT /admin/faults` does).

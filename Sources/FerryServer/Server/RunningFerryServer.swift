@@ -24,7 +24,7 @@ public final class RunningFerryServer: Sendable {
     /// connections close.
     public func stop() async {
         await supervisor.shutdown()
-        await environment.database.close()
+        await environment.close()
     }
 
     /// The faults in force now.

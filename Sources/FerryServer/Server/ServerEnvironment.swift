@@ -32,4 +32,11 @@ final class ServerEnvironment: Sendable {
 
     /// The current time from the configured clock.
     var now: Date { configuration.now() }
+
+    /// Closes the database and lets go of the router, which holds this environment: until
+    /// then neither is ever freed.
+    func close() async {
+        subrequests.uninstall()
+        await database.close()
+    }
 }

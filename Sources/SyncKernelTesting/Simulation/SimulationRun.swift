@@ -33,6 +33,8 @@ struct SimulationRun {
     private var written: [Int: [Int64: Written]] = [:]
     /// The conflict records the run has checked, by their ids.
     private var checkedConflicts: Set<String> = []
+    /// By device, its life and store stamp when its store was last looked at.
+    private var lookedAt: [Int: (life: Int, stamp: Int64)] = [:]
 
     init(
         simulation: Simulation,
@@ -60,7 +62,7 @@ struct SimulationRun {
                 }
                 note("\(event)", outcome)
                 try await checkLedger()
-                try await checkConflicts()
+                try await checkChangedDevices()
                 for workload in workloads { violations += try await workload.checkStep(world) }
                 try await checkResends()
                 try await checkShown()
@@ -96,10 +98,12 @@ struct SimulationRun {
                 seed: simulation.options.seed &+ UInt64(index + 1) &* 0x9E37_79B9,
                 setup: simulation.setup,
                 ledger: world.ledger,
-                server: { [world] in world.server },
-                restartServer: { [world] in try await world.restartServer() }
+                // The world holds its devices: they hold it weakly, or no run would ever be freed.
+                server: { [weak world] in world?.server },
+                restartServer: { [weak world] in try await world?.restartServer() }
             )
-            device.network.onRequest { [world, workloads, unowned device] request in
+            device.network.onRequest { [weak world, workloads, unowned device] request in
+                guard let world else { return }
                 for workload in workloads {
                     if let found = try? await workload.checkShown(on: device) { world.observe(found) }
                 }
@@ -243,30 +247,50 @@ struct SimulationRun {
         }
     }
 
+    /// Checks what a device's store tells, on each device whose store changed (or that
+    /// started again) since it was last looked at.
+    private mutating func checkChangedDevices() async throws {
+        for device in world.devices {
+            let now = (life: device.life, stamp: try device.runtime.store.stamp())
+            if let last = lookedAt[device.index], last == now { continue }
+            lookedAt[device.index] = now
+            try await checkConflicts(on: device)
+            checkFiles(on: device)
+        }
+    }
+
+    /// The device's data folder and everything in it are readable by their owner only
+    /// (`exposed`): queued payloads, credentials and downloads are nobody else's.
+    private mutating func checkFiles(on device: SimulatedDevice) {
+        for (path, mode) in PrivateFiles.exposed(under: device.directory) {
+            violations.append(
+                SimulationViolation("exposed", "device \(device.index): \(path) has mode \(String(mode, radix: 8)), open to other users")
+            )
+        }
+    }
+
     /// Each conflict a device settled under `last_write_wins` kept the write made later: its
     /// own (when a person's action made it, by the device's clock) or the server's (when the
     /// ledger saw the server make it, by the server's), a millisecond apart or more. A
     /// remote deletion wins whatever its time, by design, and is not checked.
-    private mutating func checkConflicts() async throws {
-        for device in world.devices {
-            let reports = try await device.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
-            for report in reports.reversed() where checkedConflicts.insert(report.id).inserted {
-                guard report.policy == .lastWriteWins, ["local", "remote"].contains(report.outcome),
-                    let remote = report.remote, !report.remoteDeleted, let remoteAt = world.ledger.madeAt(remote),
-                    let origin = queued[report.operationID.lowercasedString], origin.device == device.index,
-                    let localAt = written[device.index]?[origin.seq]?.at
-                else { continue }
-                let kept = report.outcome == "local" ? localAt : remoteAt
-                let lost = report.outcome == "local" ? remoteAt : localAt
-                guard lost.timeIntervalSince(kept) >= 0.001 else { continue }
-                let (winner, loser) = report.outcome == "local" ? ("its own", "the server's") : ("the server's", "its own")
-                violations.append(
-                    SimulationViolation(
-                        "last-write-wins",
-                        "device \(device.index) kept \(winner) write of \(report.plugin) \(report.kind) \(report.entity), made at \(Self.moment(kept)), over \(loser), made later at \(Self.moment(lost))"
-                    )
+    private mutating func checkConflicts(on device: SimulatedDevice) async throws {
+        let reports = try await device.runtime.store.read { db in try ConflictStore.list(openOnly: false, in: db) }
+        for report in reports.reversed() where checkedConflicts.insert(report.id).inserted {
+            guard report.policy == .lastWriteWins, ["local", "remote"].contains(report.outcome),
+                let remote = report.remote, !report.remoteDeleted, let remoteAt = world.ledger.madeAt(remote),
+                let origin = queued[report.operationID.lowercasedString], origin.device == device.index,
+                let localAt = written[device.index]?[origin.seq]?.at
+            else { continue }
+            let kept = report.outcome == "local" ? localAt : remoteAt
+            let lost = report.outcome == "local" ? remoteAt : localAt
+            guard lost.timeIntervalSince(kept) >= 0.001 else { continue }
+            let (winner, loser) = report.outcome == "local" ? ("its own", "the server's") : ("the server's", "its own")
+            violations.append(
+                SimulationViolation(
+                    "last-write-wins",
+                    "device \(device.index) kept \(winner) write of \(report.plugin) \(report.kind) \(report.entity), made at \(Self.moment(kept)), over \(loser), made later at \(Self.moment(lost))"
                 )
-            }
+            )
         }
     }
 
@@ -357,7 +381,7 @@ struct SimulationRun {
                 if case .crashed = await device.sync() { try await device.restart() }
             }
             try await checkLedger()
-            try await checkConflicts()
+            try await checkChangedDevices()
             if !violations.isEmpty { return }
             if try await allDrained(), try await !anyNeedsSignIn() {
                 drained = true
