@@ -91,4 +91,11 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// exposed with `10-store-open-to-other-users`: a device's data folder and its files,
+    /// the store's included, are readable by their owner only, through a crash too.
+    @Test func aDevicesFilesAreItsOwnersOnly() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "crash 0", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+    }
 }
