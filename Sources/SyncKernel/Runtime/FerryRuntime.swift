@@ -49,6 +49,9 @@ public final class FerryRuntime: Sendable {
     /// The credentials every transport uses: it forwards to `Options.credentials`, or else
     /// to the first enabled plugin that provides credentials (the auth plugin).
     public let credentials: any CredentialProvider
+    /// What `credentials` forwards to: the plugin that signs in, whose context's transport
+    /// holds the broker in turn.
+    private let broker: CredentialBroker
     /// Each plugin's (and declared domain's) context, by name.
     let contexts: [String: PluginContext]
     /// The local write of the runtime and of every context.
@@ -106,7 +109,7 @@ public final class FerryRuntime: Sendable {
         batching: Batching,
         connectivity: ForcedConnectivity,
         logger: Logger,
-        credentials: any CredentialProvider,
+        credentials: CredentialBroker,
         contexts: [String: PluginContext],
         executor: any HTTPExecutor,
         ownedExecutor: AsyncHTTPExecutor?
@@ -130,6 +133,7 @@ public final class FerryRuntime: Sendable {
         self.settings = SettingsStore(store: store)
         self.logger = logger
         self.credentials = credentials
+        self.broker = credentials
         self.contexts = contexts.mapValues { context in
             var context = context
             context.writes = writes
@@ -291,6 +295,12 @@ public final class FerryRuntime: Sendable {
     /// is enabled.
     public func transport(for plugin: String) -> HTTPTransport? {
         contexts[plugin]?.transport
+    }
+
+    /// The broker and the plugin that signs in hold each other (through the plugin's
+    /// transport): without this, neither, nor the plugin's context, would ever be freed.
+    deinit {
+        broker.install(nil)
     }
 
     /// Closes the HTTP client the runtime created, once the requests in flight are done;
