@@ -84,8 +84,12 @@ public final class ApplyLedger: Sendable {
         if request.method == "POST", path.hasSuffix("/v1/batch"), answer.status == 200 {
             recordBatch(request.body, answer: answer.body)
         } else if let key = request.header("Idempotency-Key") {
-            let entity = try? JSONSerialization.jsonObject(with: answer.body)
-            record(key: key, status: answer.status, replayed: Self.isReplay(answer.headers), entity: entity)
+            record(
+                key: key,
+                status: answer.status,
+                replayed: Self.isReplay(answer.headers),
+                entity: try? JSONSerialization.jsonObject(with: answer.body)
+            )
         }
     }
 
@@ -105,9 +109,10 @@ public final class ApplyLedger: Sendable {
         }
     }
 
-    private func record(key: String, status: Int, replayed: Bool, entity: Any?) {
+    /// `entity` (the answer's body) is read only for an answer that ran the effect.
+    private func record(key: String, status: Int, replayed: Bool, entity: @autoclosure () -> Any?) {
         guard (200..<300).contains(status), !replayed else { return }
-        let made = (entity as? [String: Any]).flatMap(Self.made)
+        let made = (entity() as? [String: Any]).flatMap(Self.made)
         let now = clock.now
         state.withLock { state in
             if state.effects[key] == nil { state.order.append(key) }
