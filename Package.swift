@@ -166,6 +166,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The bare server the health loop is compared with (`--serve-bare`).
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/FerryBench"
         ),

@@ -34,6 +34,7 @@ struct DrainScenario {
             _ = try await plain.health(20)
             _ = try await plain.puts(20, prefix: "warmup")
             let health = try await plain.health(count)
+            let healthAtOnce = try await plain.health(count * 4, loops: 8)
             let single = try await plain.puts(count, prefix: "plain")
             let batched = try await plain.batched(count, size: 100, prefix: "batch")
 
@@ -176,6 +177,20 @@ struct DrainScenario {
                     baselineName: nil
                 )
             )
+            // The server's rate: eight loops at once, the client in this process beside it.
+            report.add(
+                Figure(
+                    scenario: scenario,
+                    size: label,
+                    metric: "GET /v1/health, 8 loops at once",
+                    unit: "req/s",
+                    ferry: healthAtOnce,
+                    baseline: health,
+                    baselineName: "one loop",
+                    target: judged ? ">= 10000" : nil,
+                    met: judged ? healthAtOnce >= 10_000 : nil
+                )
+            )
         } catch {
             try? await client.shutdown()
             await server.stop()
@@ -277,10 +292,20 @@ struct PlainLoop {
         }
     }
 
-    func health(_ count: Int) async throws -> Double {
+    /// `GET /v1/health` requests a second, `loops` loops at once (AsyncHTTPClient keeps up
+    /// to 8 connections to a server: one loop each).
+    func health(_ count: Int, loops: Int = 1) async throws -> Double {
         Double(count)
             / (try await measure {
-                for _ in 0..<count { try await send(.GET, "/v1/health", body: nil, key: nil) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for loop in 0..<loops {
+                        let share = count / loops + (loop < count % loops ? 1 : 0)
+                        group.addTask {
+                            for _ in 0..<share { try await send(.GET, "/v1/health", body: nil, key: nil) }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
             }).seconds
     }
 

@@ -68,6 +68,10 @@ do {
         guard let port = Int(CommandLine.arguments[2]) else { throw BenchError("--serve needs a port") }
         try await DrainScenario.serve(port: port)
     }
+    if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--serve-bare" {
+        guard let port = Int(CommandLine.arguments[2]) else { throw BenchError("--serve-bare needs a port") }
+        try await BareServer.serve(port: port)
+    }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let harness = try Harness()
     defer { harness.cleanUp() }

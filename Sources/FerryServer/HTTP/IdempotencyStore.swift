@@ -22,11 +22,22 @@ enum IdempotencyStore {
         ).map(record)
     }
 
-    /// The records of those of `keys` that have one, by key.
+    /// The records of those of `keys` that have one, by key: a statement for every 500 keys.
     static func findAll(_ db: any SQLSession, userID: String, keys: [String]) throws -> [String: Record] {
         var records: [String: Record] = [:]
-        for key in Set(keys) {
-            if let found = try find(db, userID: userID, key: key) { records[key] = found }
+        let unique = Array(Set(keys))
+        for start in stride(from: 0, to: unique.count, by: 500) {
+            let chunk = unique[start..<min(unique.count, start + 500)]
+            var arguments: SQLArguments = [userID]
+            arguments += SQLArguments(Array(chunk))
+            let rows = try db.fetchAll(
+                sql: """
+                    SELECT key, fingerprint, status, headers, body FROM idempotency_keys
+                    WHERE user_id = ? AND key IN (\(chunk.map { _ in "?" }.joined(separator: ", ")))
+                    """,
+                arguments: arguments
+            )
+            for row in rows { records[row["key"]] = record(row) }
         }
         return records
     }
@@ -74,7 +85,8 @@ enum IdempotencyStore {
     static func fingerprint(_ request: APIRequest, actsAsMember: Bool) -> String {
         let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         let acting = actsAsMember ? request.header("X-Acting-As-Member") ?? "" : ""
-        let body = request.decodedBody.map { $0.encoded() } ?? request.body
+        // A sub-request's body is already its parsed JSON encoded (`Subrequest`).
+        let body = request.json != nil ? request.body : request.decodedBody.map { $0.encoded() } ?? request.body
         return SHA256Hasher.hex(
             "\(request.method.rawValue) \(request.path)?\(query)\n\(acting)\n\(SHA256Hasher.hex(body))"
         )

@@ -94,12 +94,12 @@ enum Entities {
         try db.execute(
             sql: """
                 INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
-                VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+                VALUES (?, ?, ?, ?, (\(nextSequence)), 0, ?, ?)
                 ON CONFLICT (collection, scope, id) DO UPDATE SET
                     version = excluded.version, seq = excluded.seq, deleted = 0,
                     updated_at = excluded.updated_at, data = excluded.data
                 """,
-            arguments: [collection, scope, id, version, try nextSequence(db), updatedAt, text]
+            arguments: [collection, scope, id, version, updatedAt, text]
         )
         return entity
     }
@@ -110,10 +110,10 @@ enum Entities {
     {
         let changed = try db.execute(
             sql: """
-                UPDATE entities SET deleted = 1, version = version + 1, seq = ?, updated_at = ?
+                UPDATE entities SET deleted = 1, version = version + 1, seq = (\(nextSequence)), updated_at = ?
                 WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0
                 """,
-            arguments: [try nextSequence(db), Timestamp.string(now), collection, scope, id]
+            arguments: [Timestamp.string(now), collection, scope, id]
         )
         return changed > 0
     }
@@ -159,9 +159,9 @@ enum Entities {
         try db.fetchValue(Int.self, sql: "SELECT COALESCE(MAX(seq), 0) FROM entities") ?? 0
     }
 
-    private static func nextSequence(_ db: any SQLSession) throws -> Int {
-        try highestSequence(db) + 1
-    }
+    /// The change sequence of the next change, as a subquery of the statement that makes
+    /// it: every writer holds the write lock, so it is the last one issued plus one.
+    private static let nextSequence = "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities"
 
     private static func decode(_ text: String?) -> JSON? {
         text.flatMap { JSON.decode(Data($0.utf8)) }

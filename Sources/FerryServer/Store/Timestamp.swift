@@ -3,13 +3,55 @@ import Foundation
 /// ISO-8601 UTC timestamps with milliseconds, as the API writes them, e.g.
 /// `2026-01-31T18:04:05.123Z`: two writes in the same second keep their order, which
 /// last-write-wins needs.
+///
+/// Written by hand, with the bytes of Foundation's `Date.ISO8601FormatStyle` (milliseconds
+/// truncated, not rounded): every write stamps one or more, and Foundation's formatter
+/// goes through a calendar for each (`TimestampTests` compares the two).
 enum Timestamp {
-    private static let style = Date.ISO8601FormatStyle(
-        includingFractionalSeconds: true,
-        timeZone: TimeZone(identifier: "UTC") ?? .current
-    )
-
     static func string(_ date: Date) -> String {
-        date.formatted(style)
+        let interval = date.timeIntervalSince1970
+        let seconds = interval.rounded(.down)
+        let millisecond = min(999, Int(((interval - seconds) * 1000).rounded(.down)))
+        let whole = Int(seconds)
+        let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let second = whole - day * 86_400
+        let (year, month, dayOfMonth) = civil(daysSince1970: day)
+        var text = ""
+        text.reserveCapacity(24)
+        append(year, width: 4, to: &text)
+        text.append("-")
+        append(month, width: 2, to: &text)
+        text.append("-")
+        append(dayOfMonth, width: 2, to: &text)
+        text.append("T")
+        append(second / 3600, width: 2, to: &text)
+        text.append(":")
+        append(second / 60 % 60, width: 2, to: &text)
+        text.append(":")
+        append(second % 60, width: 2, to: &text)
+        text.append(".")
+        append(millisecond, width: 3, to: &text)
+        text.append("Z")
+        return text
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    private static func civil(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
+        let days = daysSince1970 + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func append(_ value: Int, width: Int, to text: inout String) {
+        let digits = String(value)
+        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
+        text.append(digits)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// An ``SQLSession`` over a GRDB connection. Every statement is a cached one: the server's
 /// SQL is a small fixed set, and preparing it once per connection keeps hot paths fast.
@@ -11,16 +12,62 @@ struct SQLiteSession: SQLSession {
     var dialect: SQLDialect { .sqlite }
 
     func execute(sql: String, arguments: SQLArguments) throws -> Int {
-        try statement(sql).execute(arguments: arguments.statementArguments)
+        try run(sql, arguments) { _ in }
         return db.changesCount
     }
 
     func fetchAll(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
-        try Row.fetchAll(statement(sql), arguments: arguments.statementArguments).map(SQLRow.init)
+        var rows: [SQLRow] = []
+        try run(sql, arguments) { rows.append($0) }
+        return rows
     }
 
     func fetchOne(sql: String, arguments: SQLArguments) throws -> SQLRow? {
-        try Row.fetchOne(statement(sql), arguments: arguments.statementArguments).map(SQLRow.init)
+        var first: SQLRow?
+        try run(sql, arguments, rowLimit: 1) { first = $0 }
+        return first
+    }
+
+    /// Runs `sql` on the connection's prepared statement, handing each of its rows (up to
+    /// `rowLimit`) to `row`.
+    ///
+    /// The arguments are bound with GRDB's own bindings of each type, and the statement is
+    /// stepped by GRDB (its checks, its transaction tracking, its errors); only GRDB's
+    /// `StatementArguments` and `Row`, built on every statement, are left out.
+    private func run(
+        _ sql: String,
+        _ arguments: SQLArguments,
+        rowLimit: Int = .max,
+        row: (SQLRow) -> Void
+    ) throws {
+        let statement = try statement(sql)
+        let handle = statement.sqliteStatement
+        // Resets the statement, clears its bindings and marks them as set.
+        statement.setUncheckedArguments(StatementArguments())
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        guard arguments.values.count == Int(sqlite3_bind_parameter_count(handle)) else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "wrong number of statement arguments: \(arguments.values.count)",
+                sql: sql
+            )
+        }
+        for (index, value) in zip(CInt(1)..., arguments.values) {
+            let code = value.databaseValue.bind(to: handle, at: index)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+            }
+        }
+        let rows = StatementRows(statement)
+        let columns = statement.columnNames
+        var count = 0
+        while count < rowLimit, let values = try rows.next() {
+            row(SQLRow(columns: columns, values: values))
+            count += 1
+        }
     }
 
     /// The connection's prepared statement for `sql`. A read checks the statement itself
@@ -35,11 +82,20 @@ struct SQLiteSession: SQLSession {
     }
 }
 
-extension SQLArguments {
-    /// The arguments as GRDB binds them. (GRDB's initializer for a sequence of one concrete
-    /// type builds a generic key path on every call; the one for optionals does not.)
-    var statementArguments: StatementArguments {
-        StatementArguments(values.map { $0.databaseValue as (any DatabaseValueConvertible)? })
+/// The rows of a statement whose arguments are bound, each as its values, stepped by GRDB.
+private final class StatementRows: DatabaseCursor {
+    typealias Element = [SQLValue]
+    let _statement: Statement
+    var _isDone = false
+
+    init(_ statement: Statement) {
+        _statement = statement
+    }
+
+    func _element(sqliteStatement: SQLiteStatement) -> [SQLValue] {
+        (0..<sqlite3_column_count(sqliteStatement)).map {
+            SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: $0))
+        }
     }
 }
 
