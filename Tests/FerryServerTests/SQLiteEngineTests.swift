@@ -1,10 +1,11 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 import Testing
 
 @testable import FerryServer
 
-@Suite("The embedded engine's reads")
+@Suite("The embedded engine")
 struct SQLiteEngineTests {
     @Test func aReadRefusesAStatementThatWritesAndChangesNothing() async throws {
         let engine = try SQLiteEngine(dataDirectory: nil, busyTimeout: 1)
@@ -30,5 +31,82 @@ struct SQLiteEngineTests {
             return sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
         }
         #expect(prepared == 0, "the read made the write's statement be prepared again")
+    }
+
+    /// Statements are bound and read through SQLite's own calls (`SQLiteSession.run`):
+    /// every kind of value comes back as it went in.
+    @Test func valuesComeBackAsTheyWentIn() async throws {
+        let engine = try SQLiteEngine(dataDirectory: nil, busyTimeout: 1)
+        let values: [SQLValue] = [
+            .null, .integer(-1), .integer(Int64.max), .real(0.5), .text(""), .text("a\u{0}b é"),
+            .blob(Data()), .blob(Data([0, 1, 255])),
+        ]
+        let rows = try await engine.write { db in
+            try db.execute(sql: "CREATE TABLE scratch (n INTEGER PRIMARY KEY, v)")
+            for (index, value) in values.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO scratch (n, v) VALUES (?, ?)",
+                    arguments: SQLArguments(values: [.integer(Int64(index)), value])
+                )
+            }
+            return try db.fetchAll(sql: "SELECT v FROM scratch ORDER BY n", arguments: [])
+        }
+        #expect(rows.map(\.first) == values.map(Optional.some))
+        #expect(rows.allSatisfy { $0.columns == ["v"] })
+    }
+
+    @Test func theWrongNumberOfArgumentsIsAnErrorNotANull() async throws {
+        let engine = try SQLiteEngine(dataDirectory: nil, busyTimeout: 1)
+        await #expect(throws: DatabaseError.self) {
+            try await engine.write { try $0.fetchOne(sql: "SELECT ? + ?", arguments: [1]) }
+        }
+        let sum = try await engine.write { try $0.fetchValue(Int.self, sql: "SELECT ? + ?", arguments: [1, 2]) }
+        #expect(sum == 3)
+    }
+
+    /// A statement that failed is not reused in a broken state: the same SQL runs again.
+    @Test func aFailedStatementIsAnErrorAndTheSameSQLRunsAgain() async throws {
+        let engine = try SQLiteEngine(dataDirectory: nil, busyTimeout: 1)
+        let insert = "INSERT INTO scratch (k) VALUES (?)"
+        _ = try await engine.write { db in try db.execute(sql: "CREATE TABLE scratch (k TEXT PRIMARY KEY)") }
+        _ = try await engine.write { db in try db.execute(sql: insert, arguments: ["a"]) }
+        await #expect {
+            _ = try await engine.write { db in try db.execute(sql: insert, arguments: ["a"]) }
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT
+        }
+        _ = try await engine.write { db in try db.execute(sql: insert, arguments: ["b"]) }
+        let count = try await engine.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM scratch") }
+        #expect(count == 2)
+    }
+
+    /// In a batch a write has no savepoint of its own: one that throws fails its
+    /// sub-request, and the sub-request's savepoint takes back all it did.
+    @Test func aWriteThatThrowsInABatchLeavesNothingOfItsSubrequest() async throws {
+        struct Refused: Error {}
+        let engine = try SQLiteEngine(dataDirectory: nil, busyTimeout: 1)
+        _ = try await engine.write { db in try db.execute(sql: "CREATE TABLE scratch (k TEXT PRIMARY KEY)") }
+        try await engine.transaction {
+            _ = try await engine.savepoint(
+                {
+                    _ = try await engine.write { db in try db.execute(sql: "INSERT INTO scratch (k) VALUES ('kept')") }
+                },
+                keep: { true }
+            )
+            _ = try? await engine.savepoint(
+                {
+                    _ = try await engine.write { db in try db.execute(sql: "INSERT INTO scratch (k) VALUES ('first')") }
+                    _ = try await engine.write { db in
+                        try db.execute(sql: "INSERT INTO scratch (k) VALUES ('second')")
+                        throw Refused()
+                    }
+                },
+                keep: { true }
+            )
+        }
+        let keys = try await engine.read { db in
+            try db.fetchAll(sql: "SELECT k FROM scratch ORDER BY k", arguments: []).map { $0["k"] as String }
+        }
+        #expect(keys == ["kept"])
     }
 }

@@ -45,8 +45,9 @@ struct ServerDatabase: Sendable {
         try await timed { try await engine.read(block) }
     }
 
-    /// Runs `block` in one write transaction (a savepoint of the batch's transaction,
-    /// within a batch): it throws, and nothing of it stays.
+    /// Runs `block` in one write transaction: it throws, and nothing of it stays. Within a
+    /// batch it joins the sub-request's savepoint, and a write that throws fails the whole
+    /// sub-request: nothing of the sub-request stays.
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await timed { try await engine.write(block) }
     }

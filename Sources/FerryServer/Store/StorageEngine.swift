@@ -8,8 +8,9 @@ protocol StorageEngine: Sendable {
     /// Runs `block` in a read (inside the batch's transaction, within a batch).
     func read<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 
-    /// Runs `block` in one write transaction (a savepoint of the batch's transaction,
-    /// within a batch): it throws, and nothing of it stays. Writes are serialized.
+    /// Runs `block` in one write transaction: it throws, and nothing of it stays. Writes are
+    /// serialized. Within a batch it joins the sub-request's savepoint: a write that throws
+    /// fails its sub-request, and nothing of the sub-request stays.
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 
     /// Runs `body` in one transaction that every read and write of its task joins; it

@@ -16,24 +16,35 @@ enum Timestamp {
         let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let second = whole - day * 86_400
         let (year, month, dayOfMonth) = civil(daysSince1970: day)
-        var text = ""
-        text.reserveCapacity(24)
-        append(year, width: 4, to: &text)
-        text.append("-")
-        append(month, width: 2, to: &text)
-        text.append("-")
-        append(dayOfMonth, width: 2, to: &text)
-        text.append("T")
-        append(second / 3600, width: 2, to: &text)
-        text.append(":")
-        append(second / 60 % 60, width: 2, to: &text)
-        text.append(":")
-        append(second % 60, width: 2, to: &text)
-        text.append(".")
-        append(millisecond, width: 3, to: &text)
-        text.append("Z")
-        return text
+        guard (0...9999).contains(year) else { return date.formatted(Self.foundation) }
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var value = value
+                for position in (offset..<offset + width).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            put(month, width: 2, at: 5)
+            put(dayOfMonth, width: 2, at: 8)
+            put(second / 3600, width: 2, at: 11)
+            put(second / 60 % 60, width: 2, at: 14)
+            put(second % 60, width: 2, at: 17)
+            put(millisecond, width: 3, at: 20)
+            (text[4], text[7], text[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
+            (text[13], text[16], text[19], text[23]) = (
+                UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z")
+            )
+            return 24
+        }
     }
+
+    /// Foundation's own, for a year of other than four digits.
+    private static let foundation = Date.ISO8601FormatStyle(
+        includingFractionalSeconds: true,
+        timeZone: TimeZone(identifier: "UTC") ?? .current
+    )
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`).
@@ -47,11 +58,5 @@ enum Timestamp {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func append(_ value: Int, width: Int, to text: inout String) {
-        let digits = String(value)
-        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
-        text.append(digits)
     }
 }

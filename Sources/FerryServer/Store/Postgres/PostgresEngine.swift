@@ -33,7 +33,12 @@ final class PostgresEngine: StorageEngine {
         busyTimeout: TimeInterval,
         logger: Logger
     ) async throws -> PostgresEngine {
-        let engine = PostgresEngine(location, tls: try location.connectionTLS(), busyTimeout: busyTimeout, logger: logger)
+        let engine = PostgresEngine(
+            location,
+            tls: try location.connectionTLS(),
+            busyTimeout: busyTimeout,
+            logger: logger
+        )
         do {
             try await engine.classified { try await engine.migrate() }
         } catch {
@@ -84,20 +89,9 @@ final class PostgresEngine: StorageEngine {
 
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await classified {
-            if let held = heldConnection {
-                return try await onThread(held) { db in
-                    try db.execute(sql: "SAVEPOINT write")
-                    do {
-                        let result = try block(db)
-                        try db.execute(sql: "RELEASE SAVEPOINT write")
-                        return result
-                    } catch {
-                        try db.execute(sql: "ROLLBACK TO SAVEPOINT write")
-                        try db.execute(sql: "RELEASE SAVEPOINT write")
-                        throw error
-                    }
-                }
-            }
+            // No savepoint of its own in a batch: a write that throws fails its sub-request,
+            // whose savepoint is rolled back (`savepoint(_:keep:)`).
+            if let held = heldConnection { return try await onThread(held, block) }
             return try await pool.withConnection { connection in
                 try await self.inWriteTransaction(connection) { try await self.onThread(connection, block) }
             }

@@ -6,8 +6,8 @@ import GRDB
 /// database when no directory is given.
 ///
 /// A batch runs in one transaction (``transaction(_:)``): every read and write of the
-/// batch's task joins it, each write in a savepoint of its own, and nothing else uses the
-/// connection until it commits or rolls back.
+/// batch's task joins it, each sub-request in a savepoint of its own, and nothing else uses
+/// the connection until it commits or rolls back.
 struct SQLiteEngine: StorageEngine {
     private let writer: DatabaseQueue
     private let gate = AccessGate()
@@ -47,20 +47,9 @@ struct SQLiteEngine: StorageEngine {
 
     func write<T: Sendable>(_ block: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         if isInBatch {
-            return try onHeldConnection { db in
-                try Savepoint.write.begin(db)
-                let result: T
-                do {
-                    result = try block(SQLiteSession(db: db, readOnly: false))
-                } catch {
-                    // The block's error is the one to answer with, as with GRDB's `inSavepoint`
-                    // (after a disk-full error SQLite may have ended the transaction already).
-                    try? Savepoint.write.end(db, keep: false)
-                    throw error
-                }
-                try Savepoint.write.end(db, keep: true)
-                return result
-            }
+            // No savepoint of its own: a write that throws fails its sub-request, whose
+            // savepoint is rolled back (`savepoint(_:keep:)`).
+            return try onHeldConnection { db in try block(SQLiteSession(db: db, readOnly: false)) }
         }
         await gate.enterShared()
         defer { gate.leaveShared() }
@@ -117,7 +106,6 @@ extension SQLiteEngine {
 /// `inSavepoint` parses them on every call, which showed in every sub-request).
 private struct Savepoint {
     static let subrequest = Savepoint("subrequest")
-    static let write = Savepoint("write")
 
     private let start: String
     private let release: String

@@ -31,9 +31,10 @@ struct SQLiteSession: SQLSession {
     /// Runs `sql` on the connection's prepared statement, handing each of its rows (up to
     /// `rowLimit`) to `row`.
     ///
-    /// The arguments are bound with GRDB's own bindings of each type, and the statement is
-    /// stepped by GRDB (its checks, its transaction tracking, its errors); only GRDB's
-    /// `StatementArguments` and `Row`, built on every statement, are left out.
+    /// The arguments are bound and the columns read with SQLite's own calls, and the
+    /// statement is stepped by GRDB (its checks, its transaction tracking, its errors):
+    /// GRDB's `StatementArguments` and `Row`, built for every statement, showed in every
+    /// write. Text keeps its length (a NUL inside it too).
     private func run(
         _ sql: String,
         _ arguments: SQLArguments,
@@ -56,7 +57,7 @@ struct SQLiteSession: SQLSession {
             )
         }
         for (index, value) in zip(CInt(1)..., arguments.values) {
-            let code = value.databaseValue.bind(to: handle, at: index)
+            let code = value.bind(to: handle, at: index)
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
             }
@@ -93,37 +94,58 @@ private final class StatementRows: DatabaseCursor {
     }
 
     func _element(sqliteStatement: SQLiteStatement) -> [SQLValue] {
-        (0..<sqlite3_column_count(sqliteStatement)).map {
-            SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: $0))
-        }
+        (0..<sqlite3_column_count(sqliteStatement)).map { SQLValue(sqliteStatement, column: $0) }
     }
 }
+
+/// SQLite's destructor value that makes it copy a bound text or blob.
+private let copiedBySQLite = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 extension SQLValue {
-    /// The value as GRDB stores it.
-    var databaseValue: DatabaseValue {
+    /// Binds the value to parameter `index` of `statement`; SQLite's result code.
+    fileprivate func bind(to statement: SQLiteStatement, at index: CInt) -> CInt {
         switch self {
-        case .null: .null
-        case .integer(let integer): integer.databaseValue
-        case .real(let real): real.databaseValue
-        case .text(let text): text.databaseValue
-        case .blob(let data): data.databaseValue
+        case .null:
+            return sqlite3_bind_null(statement, index)
+        case .integer(let integer):
+            return sqlite3_bind_int64(statement, index, integer)
+        case .real(let real):
+            return sqlite3_bind_double(statement, index, real)
+        case .text(var text):
+            // An empty buffer may have no address, and a null address would bind NULL.
+            if text.isEmpty { return sqlite3_bind_text(statement, index, "", 0, copiedBySQLite) }
+            return text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    sqlite3_bind_text(statement, index, characters.baseAddress, CInt(characters.count), copiedBySQLite)
+                }
+            }
+        case .blob(let data):
+            return data.withUnsafeBytes { bytes in
+                bytes.isEmpty
+                    ? sqlite3_bind_zeroblob(statement, index, 0)
+                    : sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), copiedBySQLite)
+            }
         }
     }
 
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let integer): self = .integer(integer)
-        case .double(let real): self = .real(real)
-        case .string(let text): self = .text(text)
-        case .blob(let data): self = .blob(data)
+    /// Column `column` of the row `statement` is on.
+    fileprivate init(_ statement: SQLiteStatement, column: CInt) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            self = .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT:
+            self = .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            let bytes = UnsafeRawPointer(sqlite3_column_text(statement, column))
+            self = .text(
+                bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+            )
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            self = .blob(sqlite3_column_blob(statement, column).map { Data(bytes: $0, count: count) } ?? Data())
+        default:
+            self = .null
         }
-    }
-}
-
-extension SQLRow {
-    init(_ row: Row) {
-        self.init(columns: Array(row.columnNames), values: row.databaseValues.map(SQLValue.init))
     }
 }
