@@ -6,6 +6,7 @@ time per request (read from /proc, all its threads).
     .build/release/ferry-bench --serve 8123 &
     python3 Benchmarks/http-loop.py 8123 PID health 20000
     python3 Benchmarks/http-loop.py 8123 PID batch 200      # batches of 100 PUTs
+    python3 Benchmarks/http-loop.py 8123 PID health-batch 200   # batches of 100 GET /v1/health
 
 The client is not AsyncHTTPClient, so its own cost and the server's can be told apart.
 """
@@ -74,8 +75,12 @@ def main():
         if response.status >= 300:
             sys.exit(f"{mode} answered {response.status}")
 
-    bodies = [batch_body(i * 100) for i in range(count)] if mode == "batch" else None
-    writes = count * 100 if mode == "batch" else count
+    if mode == "health-batch":
+        health = json.dumps({"requests": [{"method": "GET", "path": "/v1/health"} for _ in range(100)]})
+        bodies = [health] * count
+    else:
+        bodies = [batch_body(i * 100) for i in range(count)] if mode == "batch" else None
+    writes = count * 100 if mode in ("batch", "health-batch") else count
     cpu_before, started = cpu_ns(pid), time.perf_counter()
     for index in range(count):
         send(index)
