@@ -114,7 +114,7 @@ struct BatchWireTests {
             ),
             BatchWire.Item(method: "GET", path: "/v1/movies", headers: [], body: nil),
         ]
-        let encoded = try BatchWire.encode(items)
+        let encoded = BatchWire.encode(items)
         #expect(encoded.range(of: body) != nil, "the body is copied as it is")
 
         let object = try Self.json(encoded)
@@ -149,9 +149,30 @@ struct BatchWireTests {
             BatchWire.Item(method: "PUT", path: "/v1/a", headers: [], body: Data(#""text""#.utf8)),
             BatchWire.Item(method: "PUT", path: "/v1/b", headers: [], body: Data("[1,[2,[3]]]".utf8)),
         ]
-        let requests = try #require(try Self.json(try BatchWire.encode(items))["requests"] as? [[String: Any]])
+        let requests = try #require(try Self.json(BatchWire.encode(items))["requests"] as? [[String: Any]])
         #expect(requests[0]["body"] as? String == "text")
         #expect((requests[1]["body"] as? NSArray) == ([1, [2, [3]]] as NSArray))
+    }
+
+    /// The batch's JSON is written by hand: every character a path or a header can hold
+    /// comes out as it went in.
+    @Test func awkwardPathsAndHeadersSurviveTheEncoding() throws {
+        let path = "/v1/notes/a\"b\\c\u{1}d\te é/%2F"
+        let headers = [("Idempotency-Key", "k\"\\\u{7f}"), ("X-Note", "line\nbreak"), ("If-Match", "\"3\"")]
+        let requests = try #require(
+            try Self.json(BatchWire.encode([BatchWire.Item(method: "PUT", path: path, headers: headers, body: nil)]))[
+                "requests"
+            ] as? [[String: Any]]
+        )
+        #expect(requests.first?["path"] as? String == path)
+        #expect(requests.first?["headers"] as? [String: String] == Dictionary(uniqueKeysWithValues: headers))
+    }
+
+    @Test func headerNamesCompareInAnyASCIICase() {
+        let request = Self.request(headers: [("idempotency-KEY", "k"), ("Ä", "x")], body: nil)
+        #expect(request.header("Idempotency-Key") == "k")
+        #expect(request.header("idempotency-keys") == nil)
+        #expect(request.header("Ä") == "x" && request.header("ä") == nil)
     }
 
     @Test func anItemMadeFromARequestRoundTripsThroughTheEncoding() throws {
@@ -161,7 +182,7 @@ struct BatchWireTests {
             body: body
         )
         let item = try #require(BatchWire.item(request, base: Self.base))
-        let requests = try #require(try Self.json(try BatchWire.encode([item]))["requests"] as? [[String: Any]])
+        let requests = try #require(try Self.json(BatchWire.encode([item]))["requests"] as? [[String: Any]])
         #expect(requests.count == 1)
         #expect(requests[0]["path"] as? String == "/v1/saved-recipes/demo-dal")
         #expect(requests[0]["headers"] as? [String: String] == ["Idempotency-Key": "k"])
@@ -242,5 +263,34 @@ struct BatchWireTests {
     ])
     func aBodyThatIsNotABatchAnswerIsNotDecoded(_ text: String) {
         #expect(BatchWire.decode(Data(text.utf8), count: 1) == nil)
+    }
+
+    /// Each sub-response's body is handed on as the server wrote it (not serialized again),
+    /// whatever JSON sits around and inside it.
+    @Test func aJSONBodyIsHandedOnAsTheServerWroteIt() throws {
+        let bodies = [
+            #"{"b":1,"a":[1.50,"x,]}\"y",{"c":null}],"e":1e3}"#,
+            #""just a string, with ] and }""#,
+            "-0.25",
+            "true",
+            #"{"nested":{"body":{"status":500}}}"#,
+        ]
+        let answers = bodies.map { #" { "headers" : {"X": "a\"b"}, "body" :  \#($0) , "status":200 } "# }
+        let answer = Data(
+            ("{ \"other\": [\"responses\"], \"responses\" : [" + answers.joined(separator: ",") + "\n] }").utf8
+        )
+        let responses = try #require(BatchWire.decode(answer, count: bodies.count))
+        #expect(responses.map { String(decoding: $0.body, as: UTF8.self) } == bodies)
+        #expect(responses.allSatisfy { $0.headers["x"] == "a\"b" && $0.status == 200 })
+        #expect(BatchWire.bodySpans(in: answer)?.count == bodies.count)
+    }
+
+    /// An answer the scanner does not expect (here a key written with an escape) still
+    /// decodes, its bodies serialized again from the parsed JSON.
+    @Test func anAnswerTheScannerDoesNotExpectStillDecodes() throws {
+        let answer = Data(#"{"respons\u0065s":[{"status":200,"headers":{},"body":{"id":"m1"}}]}"#.utf8)
+        #expect(BatchWire.bodySpans(in: answer) == nil)
+        let response = try #require(BatchWire.decode(answer, count: 1)?.first)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"id":"m1"}"#)
     }
 }

@@ -100,7 +100,7 @@ struct BatchSender: Sendable {
                 ("Content-Type", "application/json"),
                 ("Authorization", first.header("Authorization") ?? ""),
             ],
-            body: try BatchWire.encode(group.map(\.item)),
+            body: BatchWire.encode(group.map(\.item)),
             timeout: group.map(\.request.timeout).max() ?? first.timeout
         )
     }

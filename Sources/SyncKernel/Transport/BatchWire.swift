@@ -34,32 +34,51 @@ enum BatchWire {
         )
     }
 
-    private struct Head: Encodable {
-        var method: String
-        var path: String
-        var headers: [String: String]?
-    }
-
     /// The body of the batch request; each sub-request's body is copied in as it is.
-    static func encode(_ items: [Item]) throws -> Data {
-        let encoder = JSONEncoder()
+    static func encode(_ items: [Item]) -> Data {
         var out = Data(#"{"requests":["#.utf8)
         for (index, item) in items.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"method":"#.utf8)
+            appendString(item.method, to: &out)
+            out.append(contentsOf: #","path":"#.utf8)
+            appendString(item.path, to: &out)
             let headers = Dictionary(item.headers, uniquingKeysWith: { _, last in last })
-            var entry = try encoder.encode(
-                Head(method: item.method, path: item.path, headers: headers.isEmpty ? nil : headers)
-            )
-            if let body = item.body {
-                entry.removeLast()  // the closing brace
-                entry.append(contentsOf: #","body":"#.utf8)
-                entry.append(body)
-                entry.append(UInt8(ascii: "}"))
+            if !headers.isEmpty {
+                out.append(contentsOf: #","headers":{"#.utf8)
+                for (number, (name, value)) in headers.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if number > 0 { out.append(UInt8(ascii: ",")) }
+                    appendString(name, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    appendString(value, to: &out)
+                }
+                out.append(UInt8(ascii: "}"))
             }
-            out.append(entry)
+            if let body = item.body {
+                out.append(contentsOf: #","body":"#.utf8)
+                out.append(body)
+            }
+            out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}".utf8)
         return out
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendString(_ text: String, to out: inout Data) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The answers of a `200` batch response, in the order of the requests, or nil when the
@@ -68,17 +87,20 @@ enum BatchWire {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let answers = object["responses"] as? [Any], answers.count == count
         else { return nil }
+        let spans = bodySpans(in: body).flatMap { $0.count == count ? $0 : nil }
         var responses: [HTTPResponse] = []
-        for answer in answers {
+        for (index, answer) in answers.enumerated() {
             guard let answer = answer as? [String: Any], let status = answer["status"] as? Int,
-                let response = response(status: status, answer)
+                let response = response(status: status, answer, bodyBytes: spans.map { $0[index].map { body[$0] } })
             else { return nil }
             responses.append(response)
         }
         return responses
     }
 
-    private static func response(status: Int, _ answer: [String: Any]) -> HTTPResponse? {
+    /// One answer; `bodyBytes`, when known, are its JSON body's bytes as the server wrote
+    /// them, else the parsed body is serialized again.
+    private static func response(status: Int, _ answer: [String: Any], bodyBytes: Data??) -> HTTPResponse? {
         var headers: [String: String] = [:]
         for (name, value) in answer["headers"] as? [String: Any] ?? [:] {
             if let value = value as? String { headers[name.lowercased()] = value }
@@ -88,9 +110,11 @@ enum BatchWire {
             guard let bytes = Data(base64Encoded: encoded) else { return nil }
             body = bytes
         } else if let json = answer["body"], !(json is NSNull) {
-            guard let bytes = try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed])
+            guard
+                let bytes = (bodyBytes ?? nil)
+                    ?? (try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
             else { return nil }
-            body = bytes
+            body = Data(bytes)
             headers["content-type"] = headers["content-type"] ?? "application/json"
         }
         return HTTPResponse(status: status, headers: headers, body: body)

@@ -23,9 +23,17 @@ public struct PreparedRequest: Sendable {
     /// limit instead.
     public var timeout: TimeInterval
 
-    /// The value of the first header called `name` (case-insensitive), or nil.
+    /// The value of the first header called `name` (ASCII letters in any case), or nil.
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        headers.first { Self.sameName($0.0, name) }?.1
+    }
+
+    /// Whether two header names are the same, ASCII letters compared in any case (as
+    /// HTTP compares names; Foundation's case-insensitive comparison is Unicode's, and
+    /// showed in every batched send).
+    static func sameName(_ one: String, _ other: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        return one.utf8.count == other.utf8.count && zip(one.utf8, other.utf8).allSatisfy { lower($0) == lower($1) }
     }
 }
 
@@ -166,7 +174,9 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         } catch let error as AnswerTooLarge {
             throw error
         } catch {
-            throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
+            throw TransportFailure(
+                reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
+            )
         }
     }
 
@@ -196,7 +206,9 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
+            throw TransportFailure(
+                reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
+            )
         }
         try await head(Int(response.status.code), Self.headers(response.headers))
         var iterator = response.body.makeAsyncIterator()
@@ -207,7 +219,9 @@ public final class AsyncHTTPExecutor: HTTPExecutor {
             } catch let error as CancellationError {
                 throw error
             } catch {
-                throw TransportFailure(reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))")
+                throw TransportFailure(
+                    reason: "\(request.method) \(Self.redactedPath(request.url)): \(Self.describe(error))"
+                )
             }
             guard let next else { return }
             try await body(Data(next.readableBytesView))
