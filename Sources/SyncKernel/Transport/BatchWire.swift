@@ -36,7 +36,9 @@ enum BatchWire {
 
     /// The body of the batch request; each sub-request's body is copied in as it is.
     static func encode(_ items: [Item]) -> Data {
-        var out = Data(#"{"requests":["#.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(items.reduce(16) { $0 + 128 + ($1.body?.count ?? 0) })
+        out.append(contentsOf: #"{"requests":["#.utf8)
         for (index, item) in items.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"method":"#.utf8)
@@ -56,26 +58,31 @@ enum BatchWire {
             }
             if let body = item.body {
                 out.append(contentsOf: #","body":"#.utf8)
-                out.append(body)
+                out.append(contentsOf: body)
             }
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}".utf8)
-        return out
+        return Data(out)
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    private static func appendString(_ text: String, to out: inout Data) {
+    private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(contentsOf: [UInt8(ascii: "\\"), byte])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default:
-                out.append(byte)
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+        } else {
+            let hex = Array("0123456789abcdef".utf8)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+                case 0..<0x20:
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                default:
+                    out.append(byte)
+                }
             }
         }
         out.append(UInt8(ascii: "\""))
