@@ -32,7 +32,7 @@ enum ChangesFeed {
             }
             let pageSize = limit
             let page = try await env.database.read { db in
-                guard try since <= Entities.highestSequence(db) else { throw invalidCursor(String(since)) }
+                guard try Entities.isIssued(since, db) else { throw invalidCursor(String(since)) }
                 return try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
             }
             return .json([

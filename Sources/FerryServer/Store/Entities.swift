@@ -159,9 +159,46 @@ enum Entities {
         try db.fetchValue(Int.self, sql: "SELECT COALESCE(MAX(seq), 0) FROM entities") ?? 0
     }
 
+    /// Starts this opening's part of the change sequence: its changes are numbered from the
+    /// microseconds of `now` since 1970, or from the last number the database holds when
+    /// that is higher, leaving a gap where no change ever is.
+    ///
+    /// A database restored from a backup has forgotten the changes made after the backup,
+    /// and numbering on from its last change it would number its next changes as those
+    /// were: a client whose cursor came from the forgotten ones would take it for one of
+    /// the new ones, and miss changes for good. The opening that made the forgotten changes
+    /// numbered them from its own, earlier, time: unless it made more than one change a
+    /// microsecond, or the clock went back, their cursors fall in the new gap, and are
+    /// `invalid_cursor` (``isIssued(_:_:)``): the client pulls again from the start.
+    static func openHistory(_ db: any SQLSession, now: Date) throws {
+        let last = try db.fetchValue(Int.self, sql: "SELECT \(lastNumber)") ?? 0
+        let clock = Int(max(0, now.timeIntervalSince1970) * 1_000_000)
+        guard clock > last else { return }
+        try db.execute(sql: "INSERT INTO sequence_gaps (low, high) VALUES (?, ?)", arguments: [last, clock])
+    }
+
+    /// Whether `cursor` is a change sequence this server can have issued: within what it
+    /// has numbered, and in no gap.
+    static func isIssued(_ cursor: Int, _ db: any SQLSession) throws -> Bool {
+        guard cursor <= (try highestSequence(db)) else { return false }
+        let gap = try db.fetchOne(
+            sql: "SELECT 1 AS found FROM sequence_gaps WHERE low < ? AND ? <= high",
+            arguments: [cursor, cursor]
+        )
+        return gap == nil
+    }
+
+    /// The last number of the change sequence: the last change's, or the top of the last
+    /// gap (``openHistory(_:)``) when that is higher.
+    private static let lastNumber = """
+        CASE WHEN changes.last > gaps.last THEN changes.last ELSE gaps.last END
+        FROM (SELECT COALESCE(MAX(seq), 0) AS last FROM entities) AS changes,
+            (SELECT COALESCE(MAX(high), 0) AS last FROM sequence_gaps) AS gaps
+        """
+
     /// The change sequence of the next change, as a subquery of the statement that makes
-    /// it: every writer holds the write lock, so it is the last one issued plus one.
-    private static let nextSequence = "SELECT COALESCE(MAX(seq), 0) + 1 FROM entities"
+    /// it: every writer holds the write lock, so it is the last number plus one.
+    private static let nextSequence = "SELECT 1 + \(lastNumber)"
 
     private static func decode(_ text: String?) -> JSON? {
         text.flatMap { JSON.decode(Data($0.utf8)) }

@@ -17,21 +17,33 @@ struct ServerDatabase: Sendable {
     }
 
     /// Opens the database `configuration` names: its PostgreSQL location, else SQLite in its
-    /// data directory (or in memory).
+    /// data directory (or in memory). Each opening numbers its changes past a gap
+    /// (`Entities.openHistory`), so that a database restored from a backup refuses the
+    /// cursors of the changes it forgot.
     static func open(_ configuration: FerryServerConfiguration, metrics: ServerMetrics) async throws -> ServerDatabase {
-        guard let postgres = configuration.postgres else {
-            return try ServerDatabase(
+        let database: ServerDatabase
+        if let postgres = configuration.postgres {
+            let engine = try await PostgresEngine.open(
+                postgres,
+                busyTimeout: configuration.databaseBusyTimeout,
+                logger: configuration.logger
+            )
+            database = ServerDatabase(engine: engine, metrics: metrics)
+        } else {
+            database = try ServerDatabase(
                 dataDirectory: configuration.dataDirectory,
                 busyTimeout: configuration.databaseBusyTimeout,
                 metrics: metrics
             )
         }
-        let engine = try await PostgresEngine.open(
-            postgres,
-            busyTimeout: configuration.databaseBusyTimeout,
-            logger: configuration.logger
-        )
-        return ServerDatabase(engine: engine, metrics: metrics)
+        do {
+            let now = configuration.now()
+            try await database.write { db in try Entities.openHistory(db, now: now) }
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
     }
 
     /// Serves from `engine`, already open and migrated.

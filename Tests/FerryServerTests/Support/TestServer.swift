@@ -17,9 +17,9 @@ struct TestServer {
         seedDemo: Bool = true,
         faults: FaultSettings = .init(),
         storage: TestStorage = .default,
+        clock: ServerClock = ServerClock(),
         configure: (inout FerryServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        let clock = ServerClock()
         let server = try await DemoFerryServer.start(clock: clock) { configuration in
             configuration.seedDemo = seedDemo
             configuration.faults = faults

@@ -105,5 +105,6 @@ extension PostgresEngine {
                 """
             ]
         ),
+        ("server.v3.sequence_gaps", ["CREATE TABLE sequence_gaps (low BIGINT NOT NULL, high BIGINT NOT NULL)"]),
     ]
 }

@@ -96,6 +96,9 @@ extension SQLiteEngine {
                     """
             )
         }
+        migrator.registerMigration("server.v3.sequence_gaps") { db in
+            try db.execute(sql: "CREATE TABLE sequence_gaps (low INTEGER NOT NULL, high INTEGER NOT NULL)")
+        }
         return migrator
     }
 }
