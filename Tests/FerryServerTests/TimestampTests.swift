@@ -23,6 +23,29 @@ struct TimestampTests {
         }
     }
 
+    /// A `Date` counts from 2001: instants given that way (as `Date()` and a test clock
+    /// that adds milliseconds make them) round differently when read from 1970.
+    @Test func writesWhatFoundationWritesForInstantsCountedFrom2001() {
+        var generator = SeededRandom(seed: 2001)
+        var dates = [
+            Date(timeIntervalSinceReferenceDate: 800_000_000.001),
+            Date(timeIntervalSinceReferenceDate: 820_335_372.9999999),
+            Date(timeIntervalSinceReferenceDate: -62_135_596_800 - 978_307_200),
+            Date(timeIntervalSinceReferenceDate: .infinity),
+            Date(),
+        ]
+        for index in 0..<30_000 {
+            let instant =
+                index.isMultiple(of: 2)
+                ? Double(Int.random(in: 0...1_000_000_000_000, using: &generator)) / 1000
+                : Double.random(in: -1e10...1e10, using: &generator)
+            dates.append(Date(timeIntervalSinceReferenceDate: instant))
+        }
+        for date in dates {
+            #expect(Timestamp.string(date) == date.formatted(foundation), "at \(date.timeIntervalSinceReferenceDate)")
+        }
+    }
+
     @Test func writesWhatFoundationWritesForRandomInstants() {
         var generator = SeededRandom(seed: 20_261_127)
         for index in 0..<20_000 {

@@ -22,14 +22,18 @@ enum IdempotencyStore {
         ).map(record)
     }
 
-    /// The records of those of `keys` that have one, by key: a statement for every 500 keys.
+    /// The records of those of `keys` that have one, by key: a statement for every 512 keys.
     static func findAll(_ db: any SQLSession, userID: String, keys: [String]) throws -> [String: Record] {
         var records: [String: Record] = [:]
         let unique = Array(Set(keys))
-        for start in stride(from: 0, to: unique.count, by: 500) {
-            let chunk = unique[start..<min(unique.count, start + 500)]
+        for start in stride(from: 0, to: unique.count, by: 512) {
+            var chunk = Array(unique[start..<min(unique.count, start + 512)])
+            // A power of two of placeholders (the last key repeated), so that batches of any
+            // size prepare at most ten statements, each kept for the connection's life.
+            let width = chunk.count <= 1 ? 1 : 1 << (Int.bitWidth - (chunk.count - 1).leadingZeroBitCount)
+            chunk += Array(repeating: chunk[chunk.count - 1], count: width - chunk.count)
             var arguments: SQLArguments = [userID]
-            arguments += SQLArguments(Array(chunk))
+            arguments += SQLArguments(chunk)
             let rows = try db.fetchAll(
                 sql: """
                     SELECT key, fingerprint, status, headers, body FROM idempotency_keys

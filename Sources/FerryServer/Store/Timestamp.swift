@@ -9,14 +9,18 @@ import Foundation
 /// goes through a calendar for each (`TimestampTests` compares the two).
 enum Timestamp {
     static func string(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
+        // A date counts from 2001 (as Foundation reads it): counting from 1970 in floating
+        // point would round some fractions across a millisecond.
+        let interval = date.timeIntervalSinceReferenceDate
+        guard interval.isFinite, abs(interval) < 1e12 else { return date.formatted(Self.foundation) }
         let seconds = interval.rounded(.down)
         let millisecond = min(999, Int(((interval - seconds) * 1000).rounded(.down)))
-        let whole = Int(seconds)
+        let whole = Int(seconds) + 978_307_200
         let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let second = whole - day * 86_400
         let (year, month, dayOfMonth) = civil(daysSince1970: day)
-        guard (0...9999).contains(year) else { return date.formatted(Self.foundation) }
+        // Foundation's calendar is Julian before 1582-10-15.
+        guard (1583...9999).contains(year) else { return date.formatted(Self.foundation) }
         return String(unsafeUninitializedCapacity: 24) { text in
             func put(_ value: Int, width: Int, at offset: Int) {
                 var value = value
@@ -40,7 +44,7 @@ enum Timestamp {
         }
     }
 
-    /// Foundation's own, for a year of other than four digits.
+    /// Foundation's own, for a year before 1583 or past 9999.
     private static let foundation = Date.ISO8601FormatStyle(
         includingFractionalSeconds: true,
         timeZone: TimeZone(identifier: "UTC") ?? .current

@@ -46,8 +46,11 @@ struct SQLiteSession: SQLSession {
         // Resets the statement, clears its bindings and marks them as set.
         statement.setUncheckedArguments(StatementArguments())
         defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
+            // GRDB lets go of a statement that failed: it lives until here all the same.
+            withExtendedLifetime(statement) {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
         }
         guard arguments.values.count == Int(sqlite3_bind_parameter_count(handle)) else {
             throw DatabaseError(
