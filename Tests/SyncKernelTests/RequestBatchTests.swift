@@ -119,6 +119,24 @@ struct RequestBatchTests {
 
     /// The value of `body`, or nil (and a recorded issue) when it is still waiting after
     /// `seconds`: a watchdog against a batch that never flushes, not a timing assumption.
+    /// A batch whose linger outlasts any delay between its participants' arrivals, however
+    /// loaded the machine: it leaves once every participant is in (the linger's own tests
+    /// set theirs).
+    static func batch(
+        _ participants: Int,
+        _ executor: some HTTPExecutor,
+        base: String = base,
+        path: String = "/v1/batch"
+    ) -> RequestBatch {
+        RequestBatch(
+            participants: participants,
+            executor: executor,
+            base: base,
+            path: path,
+            batching: .atOnce(linger: .seconds(10))
+        )
+    }
+
     static func finishing<T: Sendable>(
         within seconds: Int = 20,
         sourceLocation: SourceLocation = #_sourceLocation,
@@ -166,7 +184,12 @@ struct RequestBatchTests {
                     await batch.participate(index) {
                         guard let request else { return (index, nil) }
                         do {
-                            return (index, .success(try await batch.participantExecutor(index).execute(request, maxBodyBytes: 1 << 20)))
+                            return (
+                                index,
+                                .success(
+                                    try await batch.participantExecutor(index).execute(request, maxBodyBytes: 1 << 20)
+                                )
+                            )
                         } catch {
                             return (index, .failure(error))
                         }
@@ -200,7 +223,7 @@ struct RequestBatchTests {
 
     @Test func threeParticipantsRequestsLeaveAsOnePostAndEachGetsItsOwnAnswer() async throws {
         let executor = ScriptedExecutor { try Self.answer($0) }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
 
         #expect(executor.requests.count == 1)
@@ -240,7 +263,7 @@ struct RequestBatchTests {
             if request.url.hasSuffix("/v1/batch") { throw AnswerTooLarge(limit: 1 << 20) }
             return Self.loneAnswer(request)
         }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
         #expect(executor.batches.count == 1)
         #expect(executor.alone.count == 3)
@@ -249,14 +272,14 @@ struct RequestBatchTests {
 
     @Test func theBatchGoesToTheConfiguredPathBelowTheBase() async throws {
         let executor = ScriptedExecutor { _ in HTTPResponse(status: 404, headers: [:], body: Data()) }
-        let batch = RequestBatch(participants: 2, executor: executor, base: Self.base + "/", path: "/bulk")
+        let batch = Self.batch(2, executor, base: Self.base + "/", path: "/bulk")
         _ = await Self.run(batch, [Self.request(1), Self.request(2)])
         #expect(executor.requests.first?.url == Self.base + "/bulk")
     }
 
     @Test func aParticipantThatLeavesWithoutSendingDoesNotHoldTheOthersBack() async throws {
         let executor = ScriptedExecutor { try Self.answer($0) }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), nil, Self.request(3)])
 
         #expect(executor.requests.count == 1)
@@ -269,7 +292,7 @@ struct RequestBatchTests {
 
     @Test func requestsLeaveInTheOrderOfTheirOperationsWhateverOrderTheyArrivedIn() async throws {
         let executor = ScriptedExecutor { try Self.answer($0) }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let turns = [Gate(), Gate(), Gate()]
         _ = await Self.finishing {
             await withTaskGroup(of: Void.self) { group in
@@ -324,19 +347,28 @@ struct RequestBatchTests {
 
     @Test func aParticipantWithASecondRequestSendsItInTheNextBatch() async throws {
         let executor = ScriptedExecutor { try Self.answer($0) }
-        let batch = RequestBatch(participants: 2, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(2, executor)
         let results = await Self.finishing {
             await withTaskGroup(of: [HTTPResponse].self) { group in
                 group.addTask {
                     await batch.participate(0) {
-                        let first = try? await batch.participantExecutor(0).execute(Self.request(1), maxBodyBytes: 1 << 20)
-                        let second = try? await batch.participantExecutor(0).execute(Self.request(3), maxBodyBytes: 1 << 20)
+                        let first = try? await batch.participantExecutor(0).execute(
+                            Self.request(1),
+                            maxBodyBytes: 1 << 20
+                        )
+                        let second = try? await batch.participantExecutor(0).execute(
+                            Self.request(3),
+                            maxBodyBytes: 1 << 20
+                        )
                         return [first, second].compactMap { $0 }
                     }
                 }
                 group.addTask {
                     await batch.participate(1) {
-                        let only = try? await batch.participantExecutor(1).execute(Self.request(2), maxBodyBytes: 1 << 20)
+                        let only = try? await batch.participantExecutor(1).execute(
+                            Self.request(2),
+                            maxBodyBytes: 1 << 20
+                        )
                         return [only].compactMap { $0 }
                     }
                 }
@@ -353,7 +385,7 @@ struct RequestBatchTests {
 
     @Test func eachAuthorizationLeavesInABatchOfItsOwn() async throws {
         let executor = ScriptedExecutor { try Self.answer($0) }
-        let batch = RequestBatch(participants: 4, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(4, executor)
         let results = await Self.run(
             batch,
             [
@@ -373,7 +405,7 @@ struct RequestBatchTests {
 
     @Test func aSingleParticipantsRequestGoesAlone() async throws {
         let executor = ScriptedExecutor { Self.loneAnswer($0) }
-        let batch = RequestBatch(participants: 1, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(1, executor)
         let results = await Self.run(batch, [Self.request(1)])
         #expect(executor.batches.isEmpty)
         #expect(executor.alone.map(\.url) == [Self.base + "/v1/saved-recipes/r1"])
@@ -390,7 +422,7 @@ struct RequestBatchTests {
                 body: Data(#"{"error":{"code":"unavailable","message":"later","details":{}}}"#.utf8)
             )
         }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
 
         #expect(executor.requests.count == 1, "nothing is resent alone: the remote asked to wait")
@@ -413,7 +445,7 @@ struct RequestBatchTests {
     @Test(arguments: [401, 403, 408, 429, 500, 502, 504])
     func anOuterAnswerAboutTheWholeBatchIsEveryParticipantsAnswer(_ status: Int) async throws {
         let executor = ScriptedExecutor { _ in HTTPResponse(status: status, headers: [:], body: Data()) }
-        let batch = RequestBatch(participants: 2, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(2, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2)])
         #expect(executor.requests.count == 1)
         #expect(try results.map { try #require(try $0?.get()).status } == [status, status])
@@ -425,7 +457,7 @@ struct RequestBatchTests {
             request.url.hasSuffix("/v1/batch")
                 ? HTTPResponse(status: status, headers: [:], body: Data()) : Self.loneAnswer(request)
         }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
 
         #expect(executor.batches.count == 1)
@@ -449,7 +481,7 @@ struct RequestBatchTests {
             request.url.hasSuffix("/v1/batch")
                 ? HTTPResponse(status: 404, headers: [:], body: Data()) : Self.loneAnswer(request)
         }
-        let batch = RequestBatch(participants: 2, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(2, executor)
         _ = await Self.finishing {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -478,7 +510,7 @@ struct RequestBatchTests {
             request.url.hasSuffix("/v1/batch")
                 ? HTTPResponse(status: status, headers: [:], body: Data()) : Self.loneAnswer(request)
         }
-        let batch = RequestBatch(participants: 2, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(2, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2)])
         #expect(executor.alone.count == 2)
         #expect(
@@ -491,7 +523,7 @@ struct RequestBatchTests {
 
     @Test func aTransportFailureIsThrownToEachParticipant() async throws {
         let executor = ScriptedExecutor { _ in throw TransportFailure(reason: "POST /v1/batch: connection reset") }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
 
         #expect(executor.requests.count == 1, "no answer came: nothing is resent alone in the same pass")
@@ -515,7 +547,7 @@ struct RequestBatchTests {
             request.url.hasSuffix("/v1/batch")
                 ? HTTPResponse(status: 200, headers: [:], body: Data(body.utf8)) : Self.loneAnswer(request)
         }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, [Self.request(1), Self.request(2), Self.request(3)])
 
         #expect(executor.batches.count == 1)
@@ -530,7 +562,7 @@ struct RequestBatchTests {
             return try Self.subrequests(request).count > 2
                 ? HTTPResponse(status: 413, headers: [:], body: Data()) : try Self.batchAnswer(request)
         }
-        let batch = RequestBatch(participants: 4, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(4, executor)
         let results = await Self.run(batch, (1...4).map { Self.request($0) })
 
         #expect(try executor.batches.map { try Self.subrequests($0).count } == [4, 2, 2])
@@ -556,7 +588,7 @@ struct RequestBatchTests {
                 body: try JSONSerialization.data(withJSONObject: ["responses": responses])
             )
         }
-        let batch = RequestBatch(participants: 3, executor: executor, base: Self.base, path: "/v1/batch")
+        let batch = Self.batch(3, executor)
         let results = await Self.run(batch, (1...3).map { Self.request($0) })
 
         #expect(executor.alone.map(\.url) == [Self.base + "/v1/saved-recipes/r2"])
@@ -612,7 +644,10 @@ struct RequestBatchTests {
                 for index in [1, 3] {
                     group.addTask {
                         await batch.participate(index) {
-                            try? await batch.participantExecutor(index).execute(Self.request(index), maxBodyBytes: 1 << 20)
+                            try? await batch.participantExecutor(index).execute(
+                                Self.request(index),
+                                maxBodyBytes: 1 << 20
+                            )
                         }
                     }
                 }
