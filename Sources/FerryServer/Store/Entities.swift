@@ -189,7 +189,7 @@ enum Entities {
     }
 
     /// The last number of the change sequence: the last change's, or the top of the last
-    /// gap (``openHistory(_:)``) when that is higher.
+    /// gap (``openHistory(_:now:)``) when that is higher.
     private static let lastNumber = """
         CASE WHEN changes.last > gaps.last THEN changes.last ELSE gaps.last END
         FROM (SELECT COALESCE(MAX(seq), 0) AS last FROM entities) AS changes,

@@ -105,6 +105,12 @@ extension PostgresEngine {
                 """
             ]
         ),
-        ("server.v3.sequence_gaps", ["CREATE TABLE sequence_gaps (low BIGINT NOT NULL, high BIGINT NOT NULL)"]),
+        (
+            "server.v3.sequence_gaps",
+            [
+                "CREATE TABLE sequence_gaps (low BIGINT NOT NULL, high BIGINT NOT NULL)",
+                "CREATE INDEX sequence_gaps_by_high ON sequence_gaps(high)",
+            ]
+        ),
     ]
 }

@@ -98,6 +98,7 @@ extension SQLiteEngine {
         }
         migrator.registerMigration("server.v3.sequence_gaps") { db in
             try db.execute(sql: "CREATE TABLE sequence_gaps (low INTEGER NOT NULL, high INTEGER NOT NULL)")
+            try db.execute(sql: "CREATE INDEX sequence_gaps_by_high ON sequence_gaps(high)")
         }
         return migrator
     }
