@@ -189,12 +189,13 @@ enum Entities {
     }
 
     /// The last number of the change sequence: the last change's, or the top of the last
-    /// gap (``openHistory(_:now:)``) when that is higher.
+    /// gap (``openHistory(_:now:)``) when that is higher. (Scalar subqueries, each run
+    /// once: as subqueries in `FROM`, both were copied into tables on every write.)
     private static let lastNumber = """
-        CASE WHEN changes.last > gaps.last THEN changes.last ELSE gaps.last END
-        FROM (SELECT COALESCE(MAX(seq), 0) AS last FROM entities) AS changes,
-            (SELECT COALESCE(MAX(high), 0) AS last FROM sequence_gaps) AS gaps
+        CASE WHEN \(lastChange) > \(lastGap) THEN \(lastChange) ELSE \(lastGap) END
         """
+    private static let lastChange = "(SELECT COALESCE(MAX(seq), 0) FROM entities)"
+    private static let lastGap = "(SELECT COALESCE(MAX(high), 0) FROM sequence_gaps)"
 
     /// The change sequence of the next change, as a subquery of the statement that makes
     /// it: every writer holds the write lock, so it is the last number plus one.
