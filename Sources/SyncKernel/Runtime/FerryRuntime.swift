@@ -48,9 +48,9 @@ public final class FerryRuntime: Sendable {
     public let logger: Logger
     /// The credentials every transport uses: it forwards to `Options.credentials`, or else
     /// to the first enabled plugin that provides credentials (the auth plugin).
-    public let credentials: any CredentialProvider
-    /// What `credentials` forwards to: the plugin that signs in, whose context's transport
-    /// holds the broker in turn.
+    public var credentials: any CredentialProvider { broker }
+    /// The broker behind `credentials`: the plugin that signs in (whose context's transport
+    /// holds the broker in turn), or `Options.credentials`.
     private let broker: CredentialBroker
     /// Each plugin's (and declared domain's) context, by name.
     let contexts: [String: PluginContext]
@@ -132,7 +132,6 @@ public final class FerryRuntime: Sendable {
         self.forcedConnectivity = connectivity
         self.settings = SettingsStore(store: store)
         self.logger = logger
-        self.credentials = credentials
         self.broker = credentials
         self.contexts = contexts.mapValues { context in
             var context = context

@@ -98,16 +98,16 @@ enum BatchWire {
         var responses: [HTTPResponse] = []
         for (index, answer) in answers.enumerated() {
             guard let answer = answer as? [String: Any], let status = answer["status"] as? Int,
-                let response = response(status: status, answer, bodyBytes: spans.map { $0[index].map { body[$0] } })
+                let response = response(status: status, answer, bodyBytes: spans?[index].map { body[$0] })
             else { return nil }
             responses.append(response)
         }
         return responses
     }
 
-    /// One answer; `bodyBytes`, when known, are its JSON body's bytes as the server wrote
-    /// them, else the parsed body is serialized again.
-    private static func response(status: Int, _ answer: [String: Any], bodyBytes: Data??) -> HTTPResponse? {
+    /// One answer; `bodyBytes`, when the scanner found them, are its JSON body's bytes as
+    /// the server wrote them, else the parsed body is serialized again.
+    private static func response(status: Int, _ answer: [String: Any], bodyBytes: Data?) -> HTTPResponse? {
         var headers: [String: String] = [:]
         for (name, value) in answer["headers"] as? [String: Any] ?? [:] {
             if let value = value as? String { headers[name.lowercased()] = value }
@@ -118,7 +118,7 @@ enum BatchWire {
             body = bytes
         } else if let json = answer["body"], !(json is NSNull) {
             guard
-                let bytes = (bodyBytes ?? nil)
+                let bytes = bodyBytes
                     ?? (try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
             else { return nil }
             body = Data(bytes)
