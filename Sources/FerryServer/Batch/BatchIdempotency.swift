@@ -71,16 +71,7 @@ final class BatchIdempotency: Sendable {
             return state.unsaved
         }
         if !unsaved.isEmpty { try crash.check() }
-        for (key, record) in unsaved {
-            try IdempotencyStore.save(
-                db,
-                userID: userID,
-                key: key,
-                fingerprint: record.fingerprint,
-                response: record.response,
-                now: now
-            )
-        }
+        try IdempotencyStore.save(db, userID: userID, records: unsaved, now: now)
     }
 
     /// Gives the claimed keys back.

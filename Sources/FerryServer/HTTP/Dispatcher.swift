@@ -132,14 +132,8 @@ struct Dispatcher: Sendable {
             try await environment.database.write { db in
                 // Another instance may have recorded this key meanwhile: its record stands.
                 guard try IdempotencyStore.find(db, userID: user.id, key: key) == nil else { return }
-                try IdempotencyStore.save(
-                    db,
-                    userID: user.id,
-                    key: key,
-                    fingerprint: fingerprint,
-                    response: response,
-                    now: now
-                )
+                let record = IdempotencyStore.Record(fingerprint: fingerprint, response: response)
+                try IdempotencyStore.save(db, userID: user.id, records: [(key, record)], now: now)
             }
         }
         return response

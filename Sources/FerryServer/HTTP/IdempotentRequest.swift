@@ -29,7 +29,8 @@ final class IdempotentRequest: Sendable {
     func record(_ response: APIResponse, now: Date, in db: any SQLSession) throws {
         guard response.status.code < 500 else { return }
         try crash.check()
-        try IdempotencyStore.save(db, userID: userID, key: key, fingerprint: fingerprint, response: response, now: now)
+        let record = IdempotencyStore.Record(fingerprint: fingerprint, response: response)
+        try IdempotencyStore.save(db, userID: userID, records: [(key, record)], now: now)
         savedAnswer.withLock { $0 = true }
     }
 }
