@@ -98,4 +98,12 @@ import Testing
         let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "crash 0", "sync 0"], seed: 1)
         #expect(verdict.violations == [])
     }
+
+    /// busy-loop with `11-offline-loop-spins`: device 1 runs the runner's loop; offline, with
+    /// a write that cannot go, its turn asks to wake later, not at once.
+    @Test func anOfflineLoopWithAWriteWaitingWakesLater() async {
+        let verdict = await FoundTraceTests.run(["network 1 offline", "act 1 notes put a 1", "sync 1", "sync 1"], seed: 1)
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.hasPrefix("sync 1") })
+    }
 }

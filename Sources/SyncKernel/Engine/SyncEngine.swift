@@ -92,28 +92,40 @@ public actor SyncEngine: Service {
     static let reclaimInterval: TimeInterval = 10
 
     private func loop() async throws {
-        let poll = runtime.configuration.kernel.sync.pollInterval.value
         while !stopping.isSet && !Task.isCancelled {
-            try await reclaimWhenDue()
-            try await followSignedInAccount()
-            try await releaseHolds()
-            try await probeSoonerWhileWorkWaits()
-            let state = await refreshConnectivity()
-            if state.reachable {
-                try await drain()
-                try await pullWhenDue()
-            }
-            let now = runtime.clock.now()
-            var wake = now.addingTimeInterval(poll)
-            // Only what falls due later counts: work due now that drain left (held, waiting
-            // for an unmetered network or a connection) must not make the loop spin.
-            if state.reachable, let due = try await nextDueTime(after: now), due < wake { wake = due }
+            let wake = try await turn()
             do {
                 try await runtime.clock.sleep(until: wake)
             } catch {
                 return
             }
         }
+    }
+
+    /// One turn of the running loop (``run()``): reclaims abandoned leases when due,
+    /// follows the signed-in account, resumes held queues, probes sooner while work waits
+    /// for the remote, and while it is reachable sends what is due and pulls what is due.
+    /// Returns when the loop wakes for its next turn: after `sync.poll_interval`, or when
+    /// work falls due before that; always later than the turn's end.
+    ///
+    /// `ferry-sim` runs the loops of its devices turn by turn, on virtual time.
+    public func turn() async throws -> Date {
+        let poll = runtime.configuration.kernel.sync.pollInterval.value
+        try await reclaimWhenDue()
+        try await followSignedInAccount()
+        try await releaseHolds()
+        try await probeSoonerWhileWorkWaits()
+        let state = await refreshConnectivity()
+        if state.reachable {
+            try await drain()
+            try await pullWhenDue()
+        }
+        let now = runtime.clock.now()
+        var wake = now.addingTimeInterval(poll)
+        // Only what falls due later counts: work due now that drain left (held, waiting
+        // for an unmetered network or a connection) must not make the loop spin.
+        if state.reachable, let due = try await nextDueTime(after: now), due < wake { wake = due }
+        return wake
     }
 
     /// While the remote is unreachable and operations wait for it, asks the monitor to
@@ -175,7 +187,8 @@ public actor SyncEngine: Service {
         let leases = try await runtime.store.read { db in
             try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
+                    sql:
+                        "SELECT lease_owner, MIN(lease_until) AS until FROM kernel_operations WHERE state = 'in_flight' GROUP BY lease_owner"
                 )
             )
             .map { (owner: $0["lease_owner"] as String?, until: $0["until"] as Double?) }
@@ -268,7 +281,8 @@ public actor SyncEngine: Service {
         return try await runtime.store.read { db in
             try Double.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?"
+                    sql:
+                        "SELECT MIN(next_attempt_at) FROM kernel_operations WHERE state = 'pending' AND next_attempt_at > ?"
                 ),
                 arguments: [after]
             ).map(Date.init(timeIntervalSince1970:))

@@ -62,7 +62,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The requests that killed the device (a pass may send several at once), each
     /// suspended until its life is over; `over` once `stop` let them go.
     private let dying = Mutex<(over: Bool, requests: [CheckedContinuation<Void, Never>])>((false, []))
-    private let pass = Mutex<CheckedContinuation<PassEnd, Never>?>(nil)
+    /// The step waiting for the work of this life to end.
+    private let waiting = Mutex<CheckedContinuation<PassEnd, Never>?>(nil)
+    private let spins = Mutex<[String]>([])
     /// The task of the last pass.
     private var passTask: Task<Void, Never>?
     /// The runtime of the current life of the device.
@@ -125,7 +127,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         // The operations of a batch take turns: what they do, and in which order their
         // requests meet the faults, depends on the seed, never on how tasks were scheduled.
         options.batching = .inTurn
-        runtime = try await FerryRuntime.open(configuration: configuration, pluginTypes: setup.pluginTypes, options: options)
+        runtime = try await FerryRuntime.open(
+            configuration: configuration,
+            pluginTypes: setup.pluginTypes,
+            options: options
+        )
         engine = SyncEngine(runtime: runtime, owner: LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives)))
         if diskFull { try await fillDisk(true) }
     }
@@ -135,17 +141,44 @@ public final class SimulatedDevice: @unchecked Sendable {
         try await setup.signIn(runtime, account ?? setup.accounts[0])
     }
 
-    /// One pass of the runner, as `ferry run --once` does it; returns how it ended.
+    /// Whether the device runs the runner's loop (`ferry run`), one turn a sync, rather
+    /// than passes (`ferry run --once`, an app brought to the front): the odd devices do.
+    public var runsLoop: Bool { index % 2 == 1 }
+
+    /// What the runner does when the simulation lets it: one pass, or one turn of its loop
+    /// (``runsLoop``). Returns how it ended.
     func sync() async -> PassEnd {
+        guard runsLoop else { return await pass() }
+        let engine = self.engine!
+        return await run {
+            let wake = try await engine.turn()
+            let now = self.clock.now()
+            if wake <= now {
+                self.spins.withLock { $0.append("its loop asked to wake at \(wake), not after the turn's end at \(now)") }
+            }
+        }
+    }
+
+    /// One pass of the runner, as `ferry run --once` does it; returns how it ended.
+    func pass() async -> PassEnd {
         let engine = self.engine!
         return await run { _ = try await engine.runOnce() }
+    }
+
+    /// The turns of the loop since the last call that would have started the next one at
+    /// once: a loop that spins, taking a core while it waits.
+    func takeSpins() -> [String] {
+        spins.withLock { spins in
+            defer { spins = [] }
+            return spins
+        }
     }
 
     /// Runs `work` (a pass, a person's command) as this life of the device; returns how it
     /// ended, `crashed` as soon as a fault killed the device in one of its requests.
     func run(_ work: @escaping @Sendable () async throws -> Void) async -> PassEnd {
         await withCheckedContinuation { continuation in
-            pass.withLock { $0 = continuation }
+            waiting.withLock { $0 = continuation }
             passTask = Task {
                 let end: PassEnd
                 do {
@@ -162,8 +195,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Tells the step waiting for this life how it ended; false when none was waiting.
     @discardableResult
     private func endPass(_ end: PassEnd) -> Bool {
-        guard let waiting = pass.withLock({ $0.take() }) else { return false }
-        waiting.resume(returning: end)
+        guard let step = waiting.withLock({ $0.take() }) else { return false }
+        step.resume(returning: end)
         return true
     }
 
@@ -178,7 +211,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///
     /// A request that no step waits for (a check between steps asked the device) only fails.
     private func dieInFlight() async {
-        guard pass.withLock({ $0 != nil }) else { return }
+        guard waiting.withLock({ $0 != nil }) else { return }
         network.endLife()
         try? runtime?.store.close()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -235,7 +268,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     private static func state(metered: Bool) -> ConnectivityState {
-        ConnectivityState(reachable: true, interface: metered ? .cellular : .wifi, metered: metered, source: "simulated")
+        ConnectivityState(
+            reachable: true,
+            interface: metered ? .cellular : .wifi,
+            metered: metered,
+            source: "simulated"
+        )
     }
 
     /// Every request the device tried to send, in order, with its link at the time.

@@ -58,7 +58,9 @@ struct SimulationRun {
                 let deaths = world.ledger.serverDeaths
                 var outcome = await perform(event)
                 if world.ledger.serverDeaths > deaths {
-                    outcome = (outcome.map { $0 + "; " } ?? "") + "the server died before it recorded an answer; started again"
+                    outcome =
+                        (outcome.map { $0 + "; " } ?? "")
+                        + "the server died before it recorded an answer; started again"
                 }
                 note("\(event)", outcome)
                 try await checkLedger()
@@ -117,7 +119,7 @@ struct SimulationRun {
             world.devices.append(device)
             await remember(device)
             log?("setup: first sync of device \(index)")
-            _ = await device.sync()
+            _ = await sync(device)
         }
     }
 
@@ -129,7 +131,9 @@ struct SimulationRun {
                 guard let workload = workloads.first(where: { $0.name == name }) else { return "no workload \(name)" }
                 let device = world.devices[index]
                 // The workloads act as one account: a person signed in with another does nothing.
-                if try await isSignedInWithAnotherAccount(device) { return "not done: another account is signed in here" }
+                if try await isSignedInWithAnotherAccount(device) {
+                    return "not done: another account is signed in here"
+                }
                 let world = world
                 await remember(device)
                 let end = await device.run { try await workload.perform(action, on: device, in: world) }
@@ -138,7 +142,7 @@ struct SimulationRun {
             case .sync(let index):
                 let device = world.devices[index]
                 await remember(device)
-                return try await outcome(await device.sync(), of: device, failed: "failed")
+                return try await outcome(await sync(device), of: device, failed: "failed")
             case .wait(let seconds): world.clock.advance(by: seconds)
             case .network(let index, let change): world.devices[index].setNetwork(change)
             case .fault(let index, let fault):
@@ -147,9 +151,15 @@ struct SimulationRun {
             case .crash(let index): try await world.devices[index].restart()
             case .restartServer: try await world.restartServer()
             case .revokeSession(let index):
-                guard let token = await world.devices[index].runtime.credentials.accessToken() else { return "no session" }
+                guard let token = await world.devices[index].runtime.credentials.accessToken() else {
+                    return "no session"
+                }
                 revoked.insert(index)
-                let answer = try await world.ask("POST", "/v1/auth/logout", headers: [("Authorization", "Bearer \(token)")])
+                let answer = try await world.ask(
+                    "POST",
+                    "/v1/auth/logout",
+                    headers: [("Authorization", "Bearer \(token)")]
+                )
                 return "server answered \(answer.status)"
             case .signIn(let index, let account):
                 let device = world.devices[index]
@@ -177,8 +187,22 @@ struct SimulationRun {
         return nil
     }
 
+    /// Lets `device`'s runner work (a pass, or a turn of its loop); a loop that would start
+    /// its next turn at once is a violation.
+    private mutating func sync(_ device: SimulatedDevice) async -> SimulatedDevice.PassEnd {
+        let end = await device.sync()
+        for spin in device.takeSpins() {
+            violations.append(SimulationViolation("busy-loop", "device \(device.index): \(spin)"))
+        }
+        return end
+    }
+
     /// What to note of how `device` ran a step; a device that died in it starts again.
-    private func outcome(_ end: SimulatedDevice.PassEnd, of device: SimulatedDevice, failed: String) async throws -> String? {
+    private func outcome(
+        _ end: SimulatedDevice.PassEnd,
+        of device: SimulatedDevice,
+        failed: String
+    ) async throws -> String? {
         switch end {
         case .finished: return nil
         case .failed(let reason): return "\(failed): \(Self.withoutRandomIDs(reason).prefix(100))"
@@ -227,7 +251,10 @@ struct SimulationRun {
                 if session, !ended { continue }
                 if !ended, !refused.contains(device.index) {
                     violations.append(
-                        SimulationViolation("signed-out", "device \(device.index) needs a person to sign in, but the server never ended its session")
+                        SimulationViolation(
+                            "signed-out",
+                            "device \(device.index) needs a person to sign in, but the server never ended its session"
+                        )
                     )
                     return
                 }
@@ -238,7 +265,7 @@ struct SimulationRun {
             }
             for device in world.devices {
                 await remember(device)
-                if case .crashed = await device.sync() { try await device.restart() }
+                if case .crashed = await sync(device) { try await device.restart() }
             }
             try await checkLedger()
             try await checkChangedDevices()
@@ -249,14 +276,18 @@ struct SimulationRun {
             }
             world.clock.advance(by: 300)
         }
+        // A pass pulls whatever is due: a loop's turn pulls when its interval has passed.
         for _ in 0..<2 {
-            for device in world.devices { _ = await device.sync() }
+            for device in world.devices { _ = await device.pass() }
         }
         try await checkLedger()
         if !drained || !violations.isEmpty {
             for device in world.devices where try await needsSignIn(device) {
                 violations.append(
-                    SimulationViolation("signed-out", "device \(device.index) holds its queue for a login, though its session stands")
+                    SimulationViolation(
+                        "signed-out",
+                        "device \(device.index) holds its queue for a login, though its session stands"
+                    )
                 )
             }
             try await reportQueues()
@@ -316,7 +347,10 @@ struct SimulationRun {
                 let state = operation.state
                 let invariant = state == .dead ? "needs-person" : "not-drained"
                 violations.append(
-                    SimulationViolation(invariant, "device \(device.index): \(operation.plugin) \(operation.kind) \(operation.entity) #\(operation.sequence) (\(operation.attempts) attempts) is still \(state.rawValue) after the world settled (\(operation.lastError ?? "no error"))")
+                    SimulationViolation(
+                        invariant,
+                        "device \(device.index): \(operation.plugin) \(operation.kind) \(operation.entity) #\(operation.sequence) (\(operation.attempts) attempts) is still \(state.rawValue) after the world settled (\(operation.lastError ?? "no error"))"
+                    )
                 )
             }
         }

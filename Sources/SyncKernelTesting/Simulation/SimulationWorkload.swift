@@ -45,8 +45,8 @@ extension SimulationWorkload {
 /// An invariant that failed, and how.
 public struct SimulationViolation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Which invariant: `applied-twice`, `entity-order`, `torn-write`, `slow-resend`,
-    /// `signed-out`, `not-drained`, `needs-person`, `lost-write`, `diverged`, `garbled`, or one
-    /// a workload names.
+    /// `signed-out`, `not-drained`, `needs-person`, `lost-write`, `diverged`, `garbled`,
+    /// `busy-loop`, or one a workload names.
     public var invariant: String
     /// What was seen.
     public var detail: String
