@@ -71,7 +71,16 @@ final class BatchIdempotency: Sendable {
             return state.unsaved
         }
         if !unsaved.isEmpty { try crash.check() }
-        try IdempotencyStore.save(db, userID: userID, records: unsaved, now: now)
+        for (key, record) in unsaved {
+            try IdempotencyStore.save(
+                db,
+                userID: userID,
+                key: key,
+                fingerprint: record.fingerprint,
+                response: record.response,
+                now: now
+            )
+        }
     }
 
     /// Gives the claimed keys back.

@@ -132,8 +132,14 @@ struct Dispatcher: Sendable {
             try await environment.database.write { db in
                 // Another instance may have recorded this key meanwhile: its record stands.
                 guard try IdempotencyStore.find(db, userID: user.id, key: key) == nil else { return }
-                let record = IdempotencyStore.Record(fingerprint: fingerprint, response: response)
-                try IdempotencyStore.save(db, userID: user.id, records: [(key, record)], now: now)
+                try IdempotencyStore.save(
+                    db,
+                    userID: user.id,
+                    key: key,
+                    fingerprint: fingerprint,
+                    response: response,
+                    now: now
+                )
             }
         }
         return response

@@ -55,45 +55,25 @@ enum IdempotencyStore {
         )
     }
 
-    /// Saves `records`, replacing those already saved (of a key given twice, the last):
-    /// one statement for up to 64 records.
-    static func save(_ db: any SQLSession, userID: String, records: [(key: String, record: Record)], now: Date) throws {
-        let createdAt = Timestamp.string(now)
-        var rest = distinct(records)[...]
-        while !rest.isEmpty {
-            // A power of two of rows a statement, so that at most seven are prepared.
-            let rows = min(64, 1 << (Int.bitWidth - 1 - rest.count.leadingZeroBitCount))
-            var arguments = SQLArguments()
-            for (key, record) in rest.prefix(rows) {
-                let response = record.response
-                let headers = String(
-                    decoding: JSON.object(response.headers.mapValues(JSON.string)).encoded(),
-                    as: UTF8.self
-                )
-                arguments += [userID, key, record.fingerprint, response.status.code, headers, response.body, createdAt]
-            }
-            try db.execute(sql: insert(rows: rows), arguments: arguments)
-            rest = rest.dropFirst(rows)
-        }
-    }
-
-    /// `records` with only the last of each key: one statement cannot upsert a row twice
-    /// on PostgreSQL.
-    private static func distinct(_ records: [(key: String, record: Record)]) -> [(key: String, record: Record)] {
-        var seen = Set<String>()
-        guard !records.allSatisfy({ seen.insert($0.key).inserted }) else { return records }
-        seen = []
-        return records.reversed().filter { seen.insert($0.key).inserted }.reversed()
-    }
-
-    private static func insert(rows: Int) -> String {
-        """
-        INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
-        VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
-        ON CONFLICT (user_id, key) DO UPDATE SET
-            fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
-            body = excluded.body, created_at = excluded.created_at
-        """
+    static func save(
+        _ db: any SQLSession,
+        userID: String,
+        key: String,
+        fingerprint: String,
+        response: APIResponse,
+        now: Date
+    ) throws {
+        let headers = String(decoding: JSON.object(response.headers.mapValues(JSON.string)).encoded(), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, key) DO UPDATE SET
+                    fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+                    body = excluded.body, created_at = excluded.created_at
+                """,
+            arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
+        )
     }
 
     /// The decoder of a record's headers, shared by every record.

@@ -29,8 +29,7 @@ final class IdempotentRequest: Sendable {
     func record(_ response: APIResponse, now: Date, in db: any SQLSession) throws {
         guard response.status.code < 500 else { return }
         try crash.check()
-        let record = IdempotencyStore.Record(fingerprint: fingerprint, response: response)
-        try IdempotencyStore.save(db, userID: userID, records: [(key, record)], now: now)
+        try IdempotencyStore.save(db, userID: userID, key: key, fingerprint: fingerprint, response: response, now: now)
         savedAnswer.withLock { $0 = true }
     }
 }
