@@ -1,11 +1,19 @@
 /// Validation of client-chosen identifiers and file keys.
 enum Identifier {
-    /// Letters, digits, `.`, `_` and `-`; 1 to 128 characters; starts with a letter or digit.
+    /// Letters, digits, `.`, `_` and `-`; 1 to 128 characters; starts with a letter or
+    /// digit; no `..`. Byte by byte: Foundation's `contains` showed on every request.
     static func isValid(_ value: String) -> Bool {
-        guard let first = value.unicodeScalars.first, value.unicodeScalars.count <= 128 else { return false }
-        guard isAlphanumeric(first) else { return false }
-        return value.unicodeScalars.allSatisfy { isAlphanumeric($0) || $0 == "." || $0 == "_" || $0 == "-" }
-            && !value.contains("..")
+        let bytes = value.utf8
+        guard let first = bytes.first, isAlphanumeric(first), bytes.count <= 128 else { return false }
+        var previous = first
+        for byte in bytes.dropFirst() {
+            let dot = byte == UInt8(ascii: ".")
+            guard isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || dot,
+                !(dot && previous == UInt8(ascii: "."))
+            else { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// `value` when valid, else a 400 with `code`.
@@ -21,7 +29,8 @@ enum Identifier {
         return value
     }
 
-    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

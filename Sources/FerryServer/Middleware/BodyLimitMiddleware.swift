@@ -22,7 +22,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
         do {
             for try await buffer in request.body {
                 if data.readableBytes + buffer.readableBytes > limit { throw tooLarge }
-                data.writeImmutableBuffer(buffer)
+                // A body of one buffer (a sub-request's, most small ones) is kept as it is.
+                if data.readableBytes == 0 { data = buffer } else { data.writeImmutableBuffer(buffer) }
             }
         } catch let error as APIError {
             throw error
