@@ -1,17 +1,20 @@
 import FerryServerTesting
 import Foundation
-@testable import SyncKernel
 import SyncKernelTesting
 import Testing
+
+@testable import SyncKernel
 
 @Suite("Connectivity: probe, interfaces and forced settings")
 struct ConnectivityTests {
     @Test func wiredIsPreferredOverWifiAndDownInterfacesDoNotCount() throws {
         #expect(
-            try FakeInterfaces.make([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind() == .wired
+            try FakeInterfaces.make([("lo", true, false), ("eth0", true, false), ("wlan0", true, true)]).primaryKind()
+                == .wired
         )
         #expect(
-            try FakeInterfaces.make([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind() == .wifi
+            try FakeInterfaces.make([("lo", true, false), ("eth0", false, false), ("wlan0", true, true)]).primaryKind()
+                == .wifi
         )
         #expect(try FakeInterfaces.make([("lo", true, false), ("wwan0", true, false)]).primaryKind() == .cellular)
         #expect(try FakeInterfaces.make([("lo", true, false), ("eth0", false, false)]).primaryKind() == .none)
@@ -68,6 +71,40 @@ struct ConnectivityTests {
             await probe.reportReachable()
             clock.advance(by: 10)
             _ = await probe.current()
+            #expect(server.count("GET /v1/health") == 3)
+        }
+    }
+
+    /// A result holds only on the link it was found on: a link that turns from Wi-Fi to
+    /// cellular is metered at once (no download meant for Wi-Fi goes on it), one that goes
+    /// down is unreachable at once, and one that comes back is probed at once.
+    @Test func aChangeOfLinkCountsAtOnce() async throws {
+        let clock = TestClock()
+        try await TestPluginServer.with { server, url in
+            let interfaces = try FakeInterfaces.make([("wlan0", true, true), ("wwan0", false, false)])
+            func set(_ name: String, up: Bool) throws {
+                try (up ? "up\n" : "down\n").write(
+                    toFile: "\(interfaces.root)/\(name)/operstate",
+                    atomically: true,
+                    encoding: .utf8
+                )
+            }
+            let probe = ProbeConnectivity(remotes: { [url] }, interval: 15, interfaces: interfaces, clock: clock)
+            #expect(
+                await probe.current()
+                    == ConnectivityState(reachable: true, interface: .wifi, metered: false, source: "probe")
+            )
+            try set("wlan0", up: false)
+            try set("wwan0", up: true)
+            let cellular = await probe.current()
+            #expect(cellular.reachable && cellular.metered && cellular.interface == .cellular)
+            #expect(server.count("GET /v1/health") == 2)
+            try set("wwan0", up: false)
+            #expect(await probe.current().reachable == false)
+            await probe.reportReachable()
+            #expect(await probe.current().reachable == false, "an answer is no link")
+            try set("wlan0", up: true)
+            #expect(await probe.current().reachable)
             #expect(server.count("GET /v1/health") == 3)
         }
     }

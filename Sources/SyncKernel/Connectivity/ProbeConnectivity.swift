@@ -3,15 +3,18 @@ import Foundation
 /// Connectivity from a health probe of the configured remotes plus the Linux interfaces.
 ///
 /// The probe asks each remote's `GET /v1/health` (docs/protocol.md); any HTTP answer means
-/// reachable. A result is reused for `interval`; a request that got no answer invalidates
-/// it, and one that got an answer renews it.
+/// reachable. A result is reused for `interval` while the link stays the same: the kind of
+/// link is read on every look (a few files), so that a link that goes down, comes back or
+/// turns from Wi-Fi to cellular counts at once. A request that got no answer invalidates
+/// the result, and one that got an answer renews it.
 actor ProbeConnectivity: ConnectivityMonitor {
     private let remotes: @Sendable () async -> [String]
     private let interval: TimeInterval
     private let interfaces: NetworkInterfaces
     private let clock: any KernelClock
     private let executor: any HTTPExecutor
-    private var cached: (state: ConnectivityState, at: Date)?
+    /// The last result, the kind of link it was found on, and when.
+    private var cached: (state: ConnectivityState, link: InterfaceKind, at: Date)?
 
     /// Creates a monitor that probes `remotes` and trusts a result for `interval` seconds.
     ///
@@ -41,13 +44,13 @@ actor ProbeConnectivity: ConnectivityMonitor {
         base.trimmingSuffix("/") + "/v1/health"
     }
 
-    /// The last result while it is younger than `interval`; else a new look: unreachable at
-    /// once when no interface is up, otherwise reachable when any remote answers the probe.
-    /// A cellular link counts as metered.
+    /// The last result while it is younger than `interval` and the link is the one it was
+    /// found on; else a new look: unreachable at once when no interface is up, otherwise
+    /// reachable when any remote answers the probe. A cellular link counts as metered.
     public func current() async -> ConnectivityState {
         let now = clock.now()
-        if let cached, now.timeIntervalSince(cached.at) < interval { return cached.state }
         let kind = interfaces.primaryKind()
+        if let cached, cached.link == kind, now.timeIntervalSince(cached.at) < interval { return cached.state }
         var reachable = kind != .none
         if reachable {
             let bases = await remotes()
@@ -59,7 +62,7 @@ actor ProbeConnectivity: ConnectivityMonitor {
             metered: kind == .cellular,
             source: "probe"
         )
-        cached = (state, now)
+        cached = (state, kind, now)
         return state
     }
 
@@ -71,13 +74,14 @@ actor ProbeConnectivity: ConnectivityMonitor {
     /// Counts an answered request as a successful probe: the result is renewed, or becomes
     /// reachable when an interface is up.
     public func reportReachable() async {
-        if let cached, cached.state.reachable {
-            self.cached = (cached.state, clock.now())
+        let kind = interfaces.primaryKind()
+        if let cached, cached.state.reachable, cached.link == kind {
+            self.cached = (cached.state, kind, clock.now())
             return
         }
-        let kind = interfaces.primaryKind()
         guard kind != .none else { return }
-        cached = (ConnectivityState(reachable: true, interface: kind, metered: kind == .cellular, source: "probe"), clock.now())
+        let state = ConnectivityState(reachable: true, interface: kind, metered: kind == .cellular, source: "probe")
+        cached = (state, kind, clock.now())
     }
 
     private func anyAnswers(_ bases: [String]) async -> Bool {
