@@ -71,6 +71,10 @@ public final class FerryRuntime: Sendable {
         public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
         /// Replaces the probe (tests use `ManualConnectivity`); the stored overrides still apply.
         public var connectivity: (any ConnectivityMonitor)?
+        /// Where the probe reads which links are up and of what kind: Linux's
+        /// `/sys/class/net`, or a folder laid out the same way (a simulation writes its
+        /// devices' links there).
+        public var networkInterfaces = "/sys/class/net"
         /// Turns the configured `server` (or a plugin's `remote`) into a base URL.
         public var resolveRemote: @Sendable (String) async throws -> String = { value in
             guard value != "embedded" else {
@@ -230,6 +234,7 @@ public final class FerryRuntime: Sendable {
             ?? ProbeConnectivity(
                 remotes: { [remotes] in await resolver.urls(for: remotes) },
                 interval: configuration.kernel.network.probeInterval.value,
+                interfaces: NetworkInterfaces(root: options.networkInterfaces),
                 clock: options.clock,
                 executor: executor
             )

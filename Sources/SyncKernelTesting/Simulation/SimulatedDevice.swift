@@ -120,7 +120,14 @@ public final class SimulatedDevice: @unchecked Sendable {
         )
         var options = FerryRuntime.Options()
         options.clock = clock
-        options.connectivity = connectivity
+        if runsLoop {
+            // The loop finds its link as `ferry run` does: the real probe, over the device's
+            // link, and the interfaces, as `setNetwork` lays them out.
+            options.networkInterfaces = interfaces
+            try writeInterfaces()
+        } else {
+            options.connectivity = connectivity
+        }
         options.executor = network.link(life: lives)
         options.logger = Logger(label: "ferry.sim", factory: { _ in SwiftLogNoOpLogHandler() })
         options.random = { [unowned self] in random.withLock { Double.random(in: 0..<1, using: &$0) } }
@@ -154,7 +161,9 @@ public final class SimulatedDevice: @unchecked Sendable {
             let wake = try await engine.turn()
             let now = self.clock.now()
             if wake <= now {
-                self.spins.withLock { $0.append("its loop asked to wake at \(wake), not after the turn's end at \(now)") }
+                self.spins.withLock {
+                    $0.append("its loop asked to wake at \(wake), not after the turn's end at \(now)")
+                }
             }
         }
     }
@@ -264,6 +273,27 @@ public final class SimulatedDevice: @unchecked Sendable {
             link = change
             network.isMetered = change == .metered
             if network.isOnline { connectivity.set(Self.state(metered: change == .metered)) }
+        }
+        if runsLoop { try? writeInterfaces() }
+    }
+
+    /// Where the probe of a device that runs the loop reads its links: beside its data
+    /// folder, not in it (whose every file is its owner's only, and checked to be).
+    private var interfaces: String { directory + ".net" }
+
+    /// Lays the link out as Linux's `/sys/class/net` shows it: `wlan0` (Wi-Fi) up when the
+    /// device is online and unmetered, `wwan0` (cellular) up when online and metered.
+    private func writeInterfaces() throws {
+        for (name, up, wireless) in [
+            ("wlan0", network.isOnline && !network.isMetered, true),
+            ("wwan0", network.isOnline && network.isMetered, false),
+        ] {
+            let folder = "\(interfaces)/\(name)"
+            try FileManager.default.createDirectory(
+                atPath: wireless ? folder + "/wireless" : folder,
+                withIntermediateDirectories: true
+            )
+            try (up ? "up\n" : "down\n").write(toFile: folder + "/operstate", atomically: false, encoding: .utf8)
         }
     }
 

@@ -233,6 +233,10 @@ struct SimulationRun {
             if device.diskFull { try await device.fillDisk(false) }
         }
         if world.server == nil { try await world.start(fresh: false) }
+        // Time passes: a loop whose last probe found no remote (its request lost, say)
+        // trusts that for the probe's interval, as `ferry run` does, and looks again after.
+        let interval = world.devices.first?.runtime.configuration.kernel.network.probeInterval.value ?? 15
+        world.clock.advance(by: interval)
         var drained = false
         for _ in 0..<40 {
             // A person whose session was ended signs in until it works: a sign-in refused
