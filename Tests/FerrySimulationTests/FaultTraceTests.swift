@@ -106,4 +106,14 @@ import Testing
         #expect(verdict.violations == [])
         #expect(verdict.trace.contains { $0.hasPrefix("sync 1") })
     }
+
+    /// metered-download with `12-probe-result-outlives-its-link`: device 1's loop finds its
+    /// link through the probe; once the link turns cellular, no track is fetched on it.
+    @Test func aLinkThatTurnsCellularStopsDownloadsAtOnce() async {
+        let verdict = await FoundTraceTests.run(
+            ["network 1 metered", "act 1 audio keep collection col_demo_new", "sync 1"],
+            seed: 20
+        )
+        #expect(verdict.violations == [])
+    }
 }
