@@ -125,4 +125,16 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// not-drained with `13-lease-reclaimed-only-at-start`: device 1 died in a request and
+    /// its loop started again before the request's lease ran out; the loop puts the
+    /// operation back in line once the lease has run out, without starting again.
+    @Test func aLeaseThatRunsOutWhileTheLoopRunsIsTakenBack() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 1 notes put a 1", "fault 1 crash-after-apply", "sync 1", "sync 1"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("died in a request; started again") })
+    }
 }

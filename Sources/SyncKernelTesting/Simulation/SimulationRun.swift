@@ -280,12 +280,9 @@ struct SimulationRun {
             }
             world.clock.advance(by: 300)
         }
-        // A pass pulls whatever is due: a loop's turn pulls when its interval has passed.
-        for _ in 0..<2 {
-            for device in world.devices { _ = await device.pass() }
-        }
-        try await checkLedger()
-        if !drained || !violations.isEmpty {
+        // What is left now the runners left it, as they run (a loop turn by turn): the
+        // passes below pull, and would send it too.
+        if !drained {
             for device in world.devices where try await needsSignIn(device) {
                 violations.append(
                     SimulationViolation(
@@ -297,6 +294,12 @@ struct SimulationRun {
             try await reportQueues()
             return
         }
+        // A pass pulls whatever is due: a loop's turn pulls when its interval has passed.
+        for _ in 0..<2 {
+            for device in world.devices { _ = await device.pass() }
+        }
+        try await checkLedger()
+        if !violations.isEmpty { return }
         for workload in workloads { violations += try await workload.check(world) }
     }
 
