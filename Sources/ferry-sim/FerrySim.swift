@@ -15,8 +15,8 @@ struct FerrySim: AsyncParsableCommand {
             Each seed draws a run: devices (Ferry runtimes on stores of their own) and the
             reference server in this process, on virtual time, with people's actions and
             faults (lost answers, 5xx and 429, offline and metered links, crashes, server
-            restarts, revoked sessions, full disks, skewed clocks). The same seed gives the
-            same run. Exit status 1 when an invariant failed.
+            restarts and outages, revoked sessions, full disks, skewed clocks). The same seed
+            gives the same run. Exit status 1 when an invariant failed.
             """
     )
 

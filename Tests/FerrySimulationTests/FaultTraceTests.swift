@@ -137,4 +137,15 @@ import Testing
         #expect(verdict.violations == [])
         #expect(verdict.trace.contains { $0.contains("died in a request; started again") })
     }
+
+    /// stale-offline with `14-probe-waits-its-interval`: the server was down for 2 s while
+    /// device 1's loop had a write waiting; its turn 6 s after the outage probed again and
+    /// sent the write, where the probe's last result would have held for 15 s.
+    @Test func aShortOutageEndsForTheQueueSoonAfterItEndsForTheRemote() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 1 notes put a 1", "server-down 2", "sync 1", "sync 1", "wait 6", "sync 1"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+    }
 }

@@ -83,9 +83,13 @@ public actor SyncEngine: Service {
         stopping.set()
     }
 
+    /// What the engine last found of connectivity: the running loop's view of the remote
+    /// between its turns; nil before its first look.
+    public var connectivity: ConnectivityState? { lastConnectivity }
+
     /// The first wait between probes while work waits for connectivity; it doubles up to
     /// `network.probe_interval`.
-    static let firstProbeDelay: TimeInterval = 0.5
+    public static let firstProbeDelay: TimeInterval = 0.5
 
     /// How often a running engine looks for leases left behind by a runner that died or
     /// stalled.

@@ -76,6 +76,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Whether the disk is full: set again on each new life, as the disk stays full.
     private(set) var diskFull = false
     private var link = SimulationEvent.NetworkChange.unmetered
+    /// Since when (in the world's time) the loop's turns have found the remote unreachable:
+    /// the first turn of this life that did, after one that did not; nil while it is reachable.
+    private(set) var unreachableSince: Date?
 
     init(
         index: Int,
@@ -97,7 +100,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             server: server,
             otherHosts: setup.otherHosts,
             restartServer: restartServer,
-            ledger: ledger
+            ledger: ledger,
+            clock: world
         )
         network.onCrash { [unowned self] in await self.dieInFlight() }
     }
@@ -105,6 +109,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Opens the store and builds the runtime: the device's first life, or the next one.
     func start() async throws {
         lives += 1
+        unreachableSince = nil
         dying.withLock { $0 = (false, []) }
         let configuration = try FerryConfiguration.parse(
             """
@@ -160,6 +165,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         return await run {
             let wake = try await engine.turn()
             let now = self.clock.now()
+            if await engine.connectivity?.reachable == false {
+                if self.unreachableSince == nil { self.unreachableSince = self.clock.world.now }
+            } else {
+                self.unreachableSince = nil
+            }
             if wake <= now {
                 self.spins.withLock {
                     $0.append("its loop asked to wake at \(wake), not after the turn's end at \(now)")
@@ -267,6 +277,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             network.isOnline = false
             connectivity.set(.offline)
         case .online:
+            if !network.isOnline { network.cut() }
             network.isOnline = true
             connectivity.set(Self.state(metered: link == .metered))
         case .metered, .unmetered:
@@ -319,6 +330,15 @@ public final class SimulatedDevice: @unchecked Sendable {
             } else {
                 try db.cachedStatement(sql: "PRAGMA max_page_count = 4294967294").execute()
             }
+        }
+    }
+
+    /// Whether any operation waits to be sent (`pending`), due or not.
+    func hasPendingWork() async throws -> Bool {
+        try await runtime.store.read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM kernel_operations WHERE state = 'pending')")
+            ) ?? false
         }
     }
 

@@ -13,6 +13,7 @@ final class SimulatedNetwork: Sendable {
         var faults: [SimulationEvent.RequestFault] = []
         var life = 0
         var sent: [SentRequest] = []
+        var lastCut: Date?
     }
 
     private let state = Mutex(State())
@@ -20,6 +21,7 @@ final class SimulatedNetwork: Sendable {
     private let otherHosts: [String: any SimulatedServer]
     private let restartServer: @Sendable () async throws -> Void
     private let ledger: ApplyLedger
+    private let clock: WorldClock
     /// Called when a fault kills the device in the middle of a request; never returns
     /// while the simulation runs.
     private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
@@ -30,8 +32,10 @@ final class SimulatedNetwork: Sendable {
         server: @escaping @Sendable () -> (any SimulatedServer)?,
         otherHosts: [String: any SimulatedServer],
         restartServer: @escaping @Sendable () async throws -> Void,
-        ledger: ApplyLedger
+        ledger: ApplyLedger,
+        clock: WorldClock
     ) {
+        self.clock = clock
         self.server = server
         self.otherHosts = otherHosts
         self.restartServer = restartServer
@@ -57,6 +61,16 @@ final class SimulatedNetwork: Sendable {
     var isMetered: Bool {
         get { state.withLock { $0.metered } }
         set { state.withLock { $0.metered = newValue } }
+    }
+
+    /// The last time, in the world's, that the device's way to the server was cut: a
+    /// request of it got no answer, or its link came back (`cut()`).
+    var lastCut: Date? { state.withLock { $0.lastCut } }
+
+    /// Notes that the device's way to the server is cut now.
+    func cut() {
+        let now = clock.now
+        state.withLock { $0.lastCut = now }
     }
 
     /// Every request a life of the device tried to send, in order.
@@ -87,7 +101,12 @@ final class SimulatedNetwork: Sendable {
         let life: Int
 
         func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
-            try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
+            do {
+                return try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
+            } catch let failure as TransportFailure {
+                network.cut()
+                throw failure
+            }
         }
     }
 

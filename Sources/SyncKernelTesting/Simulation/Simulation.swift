@@ -63,6 +63,7 @@ public struct Simulation: Sendable {
         var random = SeededRandom(seed: options.seed)
         // Drawn apart, so that another account leaves every other draw of a seed as it was.
         var accounts = SeededRandom(seed: options.seed ^ 0xACC0_0A75)
+        var outages = SeededRandom(seed: options.seed ^ 0x0D0A_4E55)
         let workloads = workloads()
         let devices = options.devices
         var events: [SimulationEvent] = []
@@ -97,7 +98,14 @@ public struct Simulation: Sendable {
             case .fault:
                 events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
             case .crash: events.append(.crash(device: device))
-            case .restart: events.append(.restartServer)
+            case .restart:
+                // As often an outage of a few seconds as a restart, drawn apart as accounts are.
+                if outages.chance(0.5) {
+                    events.append(.restartServer)
+                } else {
+                    let seconds = (exp(Double.random(in: log(0.5)...log(30), using: &outages)) * 1000).rounded() / 1000
+                    events.append(.serverDown(seconds: seconds))
+                }
             case .revoke: events.append(.revokeSession(device: device))
             case .signIn:
                 let other = setup.accounts.count > 1 && accounts.chance(0.5)

@@ -20,6 +20,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     case crash(device: Int)
     /// The server stops and starts again on its own data.
     case restartServer
+    /// The server stops, answers no device for `seconds` (connections refused), and starts
+    /// again on its own data: an outage of the remote while the devices' links stay up.
+    case serverDown(seconds: Double)
     /// The server ends the device's session (a revoked token: the person must sign in again).
     case revokeSession(device: Int)
     /// A person signs in on the device again: with the account the workloads act as, or
@@ -76,6 +79,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case .fault(let device, let fault): "fault \(device) \(fault.rawValue)"
         case .crash(let device): "crash \(device)"
         case .restartServer: "restart-server"
+        case .serverDown(let seconds): "server-down \(Self.format(seconds))"
         case .revokeSession(let device): "revoke \(device)"
         case .signIn(let device, let account): "sign-in \(device)" + (account.map { " \($0)" } ?? "")
         case .diskFull(let device, let full): "disk \(device) \(full ? "full" : "free")"
@@ -103,6 +107,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
             self = .fault(device: device, fault)
         case ("crash", let device?, 2): self = .crash(device: device)
         case ("restart-server", _, 1): self = .restartServer
+        case ("server-down", _, 2):
+            guard let seconds = Double(words[1]), seconds >= 0 else { return nil }
+            self = .serverDown(seconds: seconds)
         case ("revoke", let device?, 2): self = .revokeSession(device: device)
         case ("sign-in", let device?, 2): self = .signIn(device: device, account: nil)
         case ("sign-in", let device?, 3): self = .signIn(device: device, account: words[2])

@@ -101,7 +101,7 @@ struct SimulationRun {
                 setup: simulation.setup,
                 ledger: world.ledger,
                 // The world holds its devices: they hold it weakly, or no run would ever be freed.
-                server: { [weak world] in world?.server },
+                server: { [weak world] in world?.answering },
                 restartServer: { [weak world] in try await world?.restartServer() }
             )
             device.network.onRequest { [weak world, workloads, unowned device] request in
@@ -150,6 +150,7 @@ struct SimulationRun {
                 world.devices[index].network.arm(fault)
             case .crash(let index): try await world.devices[index].restart()
             case .restartServer: try await world.restartServer()
+            case .serverDown(let seconds): try await world.takeDown(for: seconds)
             case .revokeSession(let index):
                 guard let token = await world.devices[index].runtime.credentials.accessToken() else {
                     return "no session"
@@ -194,6 +195,7 @@ struct SimulationRun {
         for spin in device.takeSpins() {
             violations.append(SimulationViolation("busy-loop", "device \(device.index): \(spin)"))
         }
+        if case .finished = end { await checkProbe(of: device) }
         return end
     }
 
@@ -232,6 +234,7 @@ struct SimulationRun {
             device.setNetwork(.unmetered)
             if device.diskFull { try await device.fillDisk(false) }
         }
+        world.endOutage()
         if world.server == nil { try await world.start(fresh: false) }
         // Time passes: a loop whose last probe found no remote (its request lost, say)
         // trusts that for the probe's interval, as `ferry run` does, and looks again after.

@@ -14,6 +14,8 @@ public final class SimulationWorld: @unchecked Sendable {
     /// The run's folder: the server's data and each device's.
     public let directory: String
     private let current = Mutex<(any SimulatedServer)?>(nil)
+    /// When the server's last outage (`server-down`) ends or ended.
+    private let outage = Mutex<Date?>(nil)
     /// Violations seen in the middle of a step (between a device's requests), until the run reads them.
     private let observed = Mutex<[SimulationViolation]>([])
     /// The account each queued operation was queued under, by its key (lower case), as the
@@ -30,6 +32,31 @@ public final class SimulationWorld: @unchecked Sendable {
 
     /// The server now; nil while it restarts.
     public var server: (any SimulatedServer)? { current.withLock { $0 } }
+
+    /// The server as the devices reach it: nil while it restarts or is down.
+    var answering: (any SimulatedServer)? {
+        if let end = outage.withLock({ $0 }), clock.now < end { return nil }
+        return server
+    }
+
+    /// When the server last came back from an outage; nil while one lasts, or before any.
+    var outageEnded: Date? {
+        guard let end = outage.withLock({ $0 }), end <= clock.now else { return nil }
+        return end
+    }
+
+    /// The server stops and starts again on its own data, and answers no device for
+    /// `seconds` from now.
+    func takeDown(for seconds: TimeInterval) async throws {
+        try await restartServer()
+        outage.withLock { $0 = clock.now.addingTimeInterval(seconds) }
+    }
+
+    /// An outage under way ends now.
+    func endOutage() {
+        let now = clock.now
+        outage.withLock { end in if let until = end, until > now { end = now } }
+    }
 
     /// Asks the server directly, past every device's network and faults: for checks.
     public func ask(

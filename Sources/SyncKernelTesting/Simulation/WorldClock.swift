@@ -36,7 +36,8 @@ public final class WorldClock: Sendable {
 /// A device's clock: the world's time, off by the device's own skew (devices' clocks
 /// disagree), as a `KernelClock` for its runtime.
 public final class DeviceClock: KernelClock {
-    private let world: WorldClock
+    /// The world's clock, which this one follows.
+    let world: WorldClock
     private let skew: Mutex<TimeInterval>
 
     /// A clock `skew` seconds ahead of the world (behind when negative).
