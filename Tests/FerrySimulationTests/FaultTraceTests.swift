@@ -139,8 +139,8 @@ import Testing
     }
 
     /// stale-offline with `14-probe-waits-its-interval`: the server was down for 2 s while
-    /// device 1's loop had a write waiting; its turn 6 s after the outage probed again and
-    /// sent the write, where the probe's last result would have held for 15 s.
+    /// device 1's loop had a write waiting; its turn 4 s after the outage ended probed
+    /// again and sent the write, where the probe's last result would have held for 15 s.
     @Test func aShortOutageEndsForTheQueueSoonAfterItEndsForTheRemote() async {
         let verdict = await FoundTraceTests.run(
             ["act 1 notes put a 1", "server-down 2", "sync 1", "sync 1", "wait 6", "sync 1"],

@@ -78,7 +78,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     private var link = SimulationEvent.NetworkChange.unmetered
     /// Since when (in the world's time) the loop's turns have found the remote unreachable:
     /// the first turn of this life that did, after one that did not; nil while it is reachable.
-    private(set) var unreachableSince: Date?
+    private(set) var unreachableSince: Date? {
+        didSet { if unreachableSince != oldValue { setBack = 0 } }
+    }
+    /// How far the device's clock was set back since `unreachableSince`: the loop's
+    /// deadlines, on that clock, come up to that much later in the world's time.
+    private(set) var setBack: TimeInterval = 0
 
     init(
         index: Int,
@@ -268,6 +273,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         passTask = nil
         runtime = nil
         engine = nil
+    }
+
+    /// Sets how far the device's clock is off the world's (a skew).
+    func setSkew(_ seconds: TimeInterval) {
+        if unreachableSince != nil { setBack += max(0, clock.skew - seconds) }
+        clock.setSkew(seconds)
     }
 
     /// Changes the device's link.

@@ -64,7 +64,8 @@ final class SimulatedNetwork: Sendable {
     }
 
     /// The last time, in the world's, that the device's way to the server was cut: a
-    /// request of it got no answer, or its link came back (`cut()`).
+    /// request of it to the server got no answer (the device did not die of it), or its
+    /// link came back (`cut()`).
     var lastCut: Date? { state.withLock { $0.lastCut } }
 
     /// Notes that the device's way to the server is cut now.
@@ -101,12 +102,7 @@ final class SimulatedNetwork: Sendable {
         let life: Int
 
         func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
-            do {
-                return try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
-            } catch let failure as TransportFailure {
-                network.cut()
-                throw failure
-            }
+            try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
         }
     }
 
@@ -114,17 +110,21 @@ final class SimulatedNetwork: Sendable {
         if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?(request) }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let other = host.flatMap { otherHosts[$0] }
+        let now = clock.now
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
             let link: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
             state.sent.append(SentRequest(method: request.method, host: host, path: path, link: link))
-            guard state.online else { throw TransportFailure(reason: "the device is offline") }
+            guard state.online else {
+                if other == nil { state.lastCut = now }
+                throw TransportFailure(reason: "the device is offline")
+            }
             guard let next = state.faults.first else { return nil }
             if next == .refuseToken, other != nil || request.header("Authorization") == nil { return nil }
             return state.faults.removeFirst()
         }
         switch fault {
-        case .dropRequest: throw TransportFailure(reason: "the request was lost")
+        case .dropRequest: throw noAnswer("the request was lost", fromServer: other == nil)
         case .crashBeforeSend:
             await crash()
             throw TransportFailure(reason: "the device died")
@@ -148,7 +148,7 @@ final class SimulatedNetwork: Sendable {
             )
         default: break
         }
-        guard let server = other ?? server() else { throw TransportFailure(reason: "the server is down") }
+        guard let server = other ?? server() else { throw noAnswer("the server is down", fromServer: true) }
         let answer: HTTPResponse
         do {
             if fault == .serverDies, other == nil {
@@ -159,11 +159,11 @@ final class SimulatedNetwork: Sendable {
         } catch let failure as TransportFailure {
             throw failure
         } catch {
-            throw TransportFailure(reason: "the server failed: \(error)")
+            throw noAnswer("the server failed: \(error)", fromServer: other == nil)
         }
         if other == nil { ledger.record(request, path: path, answer: answer) }
         switch fault {
-        case .loseAnswer: throw TransportFailure(reason: "the answer was lost")
+        case .loseAnswer: throw noAnswer("the answer was lost", fromServer: other == nil)
         case .crashAfterApply:
             await crash()
             throw TransportFailure(reason: "the device died")
@@ -175,6 +175,12 @@ final class SimulatedNetwork: Sendable {
             guard answer.body.count <= maxBodyBytes else { throw AnswerTooLarge(limit: maxBodyBytes) }
             return answer
         }
+    }
+
+    /// A request that got no answer; one to the server cuts the device's way to it now.
+    private func noAnswer(_ reason: String, fromServer: Bool) -> TransportFailure {
+        if fromServer { cut() }
+        return TransportFailure(reason: reason)
     }
 
     /// The host `url` names; nil for a path on the server.
@@ -196,7 +202,7 @@ final class SimulatedNetwork: Sendable {
         try await restartServer()
         let after = try await self.server()?.changeSequence()
         ledger.recordDeath(in: request, path: path, keptChange: after != before)
-        throw TransportFailure(reason: "the server died before it recorded its answer")
+        throw noAnswer("the server died before it recorded its answer", fromServer: true)
     }
 
     /// The path and query of `url`: what follows its scheme and host.

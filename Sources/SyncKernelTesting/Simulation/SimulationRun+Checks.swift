@@ -145,28 +145,28 @@ extension SimulationRun {
     }
 
     /// A short outage ends for the queue soon after it ends for the remote: once the
-    /// server answers again and the device's link is up, a loop with work waiting takes the
-    /// remote for unreachable no longer than the cut lasted from its first turn that found
-    /// it, and half a second (the first probe's wait, which doubles from there), and never
-    /// longer than the probe's interval (`stale-offline`). Counted from that first turn
-    /// when it came after the cut ended.
+    /// server can answer again and the device's link is up, a loop with work waiting takes
+    /// the remote for unreachable no longer than the cut lasted from its first turn that
+    /// found it so, and half a second (the first probe's wait, which doubles from there),
+    /// and never longer than the probe's interval (`stale-offline`); a clock set back since
+    /// puts the loop's deadlines later by as much. Counted from that first turn when it
+    /// came after the cut ended: the simulation's turns come at its sync events, not every
+    /// `sync.poll_interval` as the loop asks.
     mutating func checkProbe(of device: SimulatedDevice) async {
         guard device.runsLoop, let since = device.unreachableSince, device.network.isOnline,
             world.answering != nil, (try? await device.hasPendingWork()) == true
         else { return }
-        let back = [device.network.lastCut, world.outageEnded].compactMap { $0 }.max() ?? since
-        let cut = max(0, back.timeIntervalSince(since))
+        let back = max(since, device.network.lastCut ?? since, world.outageEnded ?? since)
+        let cut = back.timeIntervalSince(since)
         let interval = device.runtime.configuration.kernel.network.probeInterval.value
-        let allowed = min(cut + SyncEngine.firstProbeDelay, interval)
-        // Its turns come at the simulation's sync events, not every `sync.poll_interval` as
-        // the loop asks: one that comes long after the cut is the first to see it.
-        let late = world.clock.now.timeIntervalSince(max(back, since))
+        let allowed = min(cut + SyncEngine.firstProbeDelay, interval) + device.setBack
+        let late = world.clock.now.timeIntervalSince(back)
         guard late > allowed + 0.001 else { return }
         violations.append(
             SimulationViolation(
                 "stale-offline",
                 String(
-                    format: "device %d's loop took the remote for unreachable %.3f s after it could answer again, with work waiting, having found it so since %.3f s before: it should have probed again within %.3f s",
+                    format: "device %d's loop took the remote for unreachable %.3f s after it could answer again, with work waiting, having found it so for %.3f s before: it should have probed again within %.3f s",
                     device.index, late, cut, allowed
                 )
             )

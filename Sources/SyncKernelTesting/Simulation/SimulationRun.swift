@@ -180,7 +180,7 @@ struct SimulationRun {
                 } catch {
                     return "refused: \(Self.short(error))"
                 }
-            case .skew(let index, let seconds): world.devices[index].clock.setSkew(seconds)
+            case .skew(let index, let seconds): world.devices[index].setSkew(seconds)
             }
         } catch {
             violations.append(SimulationViolation("harness", "\(event): \(error)"))
@@ -237,7 +237,8 @@ struct SimulationRun {
         world.endOutage()
         if world.server == nil { try await world.start(fresh: false) }
         // Time passes: a loop whose last probe found no remote (its request lost, say)
-        // trusts that for the probe's interval, as `ferry run` does, and looks again after.
+        // trusts that for up to the probe's interval, as `ferry run` does (sooner while
+        // work waits), and looks again after.
         let interval = world.devices.first?.runtime.configuration.kernel.network.probeInterval.value ?? 15
         world.clock.advance(by: interval)
         var drained = false

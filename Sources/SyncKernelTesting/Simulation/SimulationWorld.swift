@@ -49,7 +49,9 @@ public final class SimulationWorld: @unchecked Sendable {
     /// `seconds` from now.
     func takeDown(for seconds: TimeInterval) async throws {
         try await restartServer()
-        outage.withLock { $0 = clock.now.addingTimeInterval(seconds) }
+        let until = clock.now.addingTimeInterval(seconds)
+        // An outage under way lasts at least as long as it was to.
+        outage.withLock { end in end = max(end ?? until, until) }
     }
 
     /// An outage under way ends now.

@@ -38,22 +38,25 @@ public final class WorldClock: Sendable {
 public final class DeviceClock: KernelClock {
     /// The world's clock, which this one follows.
     let world: WorldClock
-    private let skew: Mutex<TimeInterval>
+    private let skewing: Mutex<TimeInterval>
 
     /// A clock `skew` seconds ahead of the world (behind when negative).
     public init(world: WorldClock, skew: TimeInterval = 0) {
         self.world = world
-        self.skew = Mutex(skew)
+        self.skewing = Mutex(skew)
     }
 
     /// Sets how far ahead of the world this clock is.
-    public func setSkew(_ seconds: TimeInterval) { skew.withLock { $0 = seconds } }
+    public func setSkew(_ seconds: TimeInterval) { skewing.withLock { $0 = seconds } }
 
-    public func now() -> Date { world.now.addingTimeInterval(skew.withLock { $0 }) }
+    /// How far ahead of the world this clock is (behind when negative).
+    public var skew: TimeInterval { skewing.withLock { $0 } }
+
+    public func now() -> Date { world.now.addingTimeInterval(skew) }
 
     /// Jumps the world to the deadline (in the world's time) and returns.
     public func sleep(until deadline: Date) async throws {
         try Task.checkCancellation()
-        world.advance(to: deadline.addingTimeInterval(-skew.withLock { $0 }))
+        world.advance(to: deadline.addingTimeInterval(-skew))
     }
 }
