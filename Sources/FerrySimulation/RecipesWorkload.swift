@@ -14,6 +14,9 @@ final class RecipesWorkload: SimulationWorkload, @unchecked Sendable {
     static let recipes = ["demo-shakshuka", "demo-pancakes", "demo-dal"]
     /// The last acknowledged saved state of each recipe, per device.
     private var lastWrite: [String: [Int: Bool]] = [:]
+    /// Recipes written before a restore of the server: whichever write is on it now, the
+    /// restore's or a later one, none is lost.
+    private var restoredAway: Set<String> = []
 
     func draw(device: Int, using random: inout SeededRandom) -> String {
         let verb = ["save", "unsave", "toggle"].randomElement(using: &random)!
@@ -33,6 +36,12 @@ final class RecipesWorkload: SimulationWorkload, @unchecked Sendable {
         lastWrite[words[1], default: [:]][device.index] = change.saved
     }
 
+    /// After a restore, the recipes written before it are no longer followed: every
+    /// device must still show the server's saved set.
+    var followsRestores: Bool { true }
+
+    func serverRestored() { restoredAway.formUnion(lastWrite.keys) }
+
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         let server = try await serverSaved(world)
         var violations: [SimulationViolation] = []
@@ -44,7 +53,7 @@ final class RecipesWorkload: SimulationWorkload, @unchecked Sendable {
                 )
             }
         }
-        for (recipe, writers) in lastWrite where writers.count == 1 {
+        for (recipe, writers) in lastWrite where writers.count == 1 && !restoredAway.contains(recipe) {
             let (device, saved) = writers.first!
             if server.contains(recipe) != saved {
                 violations.append(

@@ -9,13 +9,16 @@ public struct SeedSweep: Sendable {
     public let verbose: Bool
     /// The workloads to run; nil for all.
     public let only: [String]?
+    /// Whether runs restore the server from a backup now and then (`Simulation.Options.restores`).
+    public let restores: Bool
 
-    public init(devices: Int, steps: Int, jobs: Int, verbose: Bool, only: [String]? = nil) {
+    public init(devices: Int, steps: Int, jobs: Int, verbose: Bool, only: [String]? = nil, restores: Bool = false) {
         self.devices = devices
         self.steps = steps
         self.jobs = jobs
         self.verbose = verbose
         self.only = only
+        self.restores = restores
     }
 
     /// A seed whose run broke an invariant.
@@ -84,7 +87,10 @@ public struct SeedSweep: Sendable {
 
     /// One seed's run.
     public func run(_ seed: UInt64) async -> SimulationVerdict {
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps), only: only)
+        let simulation = ShippedSimulation.simulation(
+            Simulation.Options(seed: seed, devices: devices, steps: steps, restores: restores),
+            only: only
+        )
         guard verbose else { return await simulation.run(simulation.events()) }
         return await simulation.run(simulation.events()) { line in print("[\(seed)] \(line)") }
     }

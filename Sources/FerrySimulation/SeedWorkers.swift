@@ -206,7 +206,7 @@ extension SeedSweep {
     /// The arguments that start a worker running seeds as this sweep does.
     var workerArguments: [String] {
         ["--worker", "--devices", "\(devices)", "--steps", "\(steps)"]
-            + (only.map { ["--workloads", $0.joined(separator: ",")] } ?? [])
+            + (only.map { ["--workloads", $0.joined(separator: ",")] } ?? []) + (restores ? ["--restores"] : [])
     }
 
     /// A worker's side: runs each seed read from standard input, one per line, and writes

@@ -44,6 +44,9 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Only these workloads, comma-separated (recipes, notes, movies, family, audio).")
     var workloads: String?
 
+    @Flag(help: "Now and then restore the server from the backup of its last restart (runs of recipes and notes only).")
+    var restores = false
+
     @Flag(help: "Start no seed after the first that fails (with --jobs 1: stop there).")
     var stopAtFirstFailure = false
 
@@ -62,6 +65,16 @@ struct FerrySim: AsyncParsableCommand {
     @Flag(help: .hidden)
     var worker = false
 
+    /// What a run of `seed` with `steps` events is drawn from.
+    private func options(seed: UInt64, steps: Int) -> Simulation.Options {
+        Simulation.Options(seed: seed, devices: devices, steps: steps, restores: restores)
+    }
+
+    /// The command's options that a replay needs besides the seed.
+    private var replayOptions: String {
+        "--devices \(devices) --steps \(steps)" + (workloads.map { " --workloads \($0)" } ?? "") + (restores ? " --restores" : "")
+    }
+
     /// The workloads `--workloads` names; nil for all.
     private var only: [String]? {
         workloads.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -76,11 +89,18 @@ struct FerrySim: AsyncParsableCommand {
     mutating func run() async throws {
         if let trace { return try await run(trace: trace) }
         if events, let seed {
-            let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed, devices: devices, steps: steps), only: only)
+            let simulation = ShippedSimulation.simulation(options(seed: seed, steps: steps), only: only)
             for event in simulation.events() { print(event) }
             return
         }
-        let sweep = SeedSweep(devices: devices, steps: steps, jobs: max(1, jobs), verbose: verbose || replay, only: only)
+        let sweep = SeedSweep(
+            devices: devices,
+            steps: steps,
+            jobs: max(1, jobs),
+            verbose: verbose || replay,
+            only: only,
+            restores: restores
+        )
         if worker { return try await sweep.serveSeeds() }
         let range = seed.map { $0...$0 } ?? first...(first + UInt64(max(seeds, 1)) - 1)
         let started = Date()
@@ -99,15 +119,15 @@ struct FerrySim: AsyncParsableCommand {
         if noShrink { throw ExitCode(1) }
         // A run that ended its worker would end this process too: replayed alone, it shows where.
         if failure.verdict.violations.contains(where: { $0.invariant == SeedWorkers.crashed }) {
-            print("replay: ferry-sim --seed \(failure.seed) --verbose --devices \(devices) --steps \(steps)" + (workloads.map { " --workloads \($0)" } ?? ""))
+            print("replay: ferry-sim --seed \(failure.seed) --verbose \(replayOptions)")
             throw ExitCode(1)
         }
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: failure.seed, devices: devices, steps: steps), only: only)
+        let simulation = ShippedSimulation.simulation(options(seed: failure.seed, steps: steps), only: only)
         let shrunk = await simulation.shrink(simulation.events(), failing: failure.verdict)
         print("shortest trace that still fails (\(shrunk.events.count) of \(failure.verdict.steps) events):")
         for line in shrunk.verdict.trace { print("  \(line)") }
         for violation in shrunk.verdict.violations { print("  => \(violation)") }
-        print("replay: ferry-sim --seed \(failure.seed) --replay --devices \(devices) --steps \(steps)" + (workloads.map { " --workloads \($0)" } ?? ""))
+        print("replay: ferry-sim --seed \(failure.seed) --replay \(replayOptions)")
         throw ExitCode(1)
     }
 
@@ -125,7 +145,7 @@ struct FerrySim: AsyncParsableCommand {
             }
             events.append(event)
         }
-        let simulation = ShippedSimulation.simulation(Simulation.Options(seed: seed ?? 0, devices: devices, steps: events.count), only: only)
+        let simulation = ShippedSimulation.simulation(options(seed: seed ?? 0, steps: events.count), only: only)
         let verdict = await simulation.run(events) { line in print(line) }
         for violation in verdict.violations { print("=> \(violation)") }
         if !verdict.passed { throw ExitCode(1) }

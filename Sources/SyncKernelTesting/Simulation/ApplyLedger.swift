@@ -13,6 +13,8 @@ import Synchronization
 public final class ApplyLedger: Sendable {
     private struct State {
         var effects: [String: Int] = [:]
+        /// The key of every effect, in the order they ran.
+        var log: [String] = []
         var order: [String] = []
         var torn: [[String]] = []
         var deaths = 0
@@ -54,6 +56,23 @@ public final class ApplyLedger: Sendable {
     private static func made(_ entity: [String: Any]) -> String? {
         guard let id = entity["id"] as? String, let version = (entity["version"] as? NSNumber)?.intValue else { return nil }
         return "\(id) \(version) \(entity["updated_at"] as? String ?? "")"
+    }
+
+    /// How far the server has got: `forget(since:)` takes back what it ran after.
+    var mark: Int { state.withLock { $0.log.count } }
+
+    /// The server went back to its data as it was at `mark` (restored from a backup): the
+    /// effects it ran since are forgotten with that data, so that running one again is no
+    /// write applied twice.
+    func forget(since mark: Int) {
+        state.withLock { state in
+            guard mark < state.log.count else { return }
+            for key in state.log[mark...] {
+                let left = (state.effects[key] ?? 1) - 1
+                state.effects[key] = left > 0 ? left : nil
+            }
+            state.log.removeSubrange(mark...)
+        }
     }
 
     /// How many times the server died in a request.
@@ -117,6 +136,7 @@ public final class ApplyLedger: Sendable {
         state.withLock { state in
             if state.effects[key] == nil { state.order.append(key) }
             state.effects[key, default: 0] += 1
+            state.log.append(key)
             if let made { state.madeAt[made] = now }
         }
     }

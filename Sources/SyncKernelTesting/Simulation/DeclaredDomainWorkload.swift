@@ -16,6 +16,9 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
     static let keys = ["a", "b", "c", "d"]
     /// What each device showed of a document after its last acknowledged write (nil: deleted).
     private var lastWrite: [String: [Int: [String: String]?]] = [:]
+    /// Documents written before a restore of the server: whichever write is on it now, the
+    /// restore's or a later one, none is lost.
+    private var restoredAway: Set<String> = []
     /// The account the workload writes as: the one signed in where it first wrote.
     private var writer: String?
     /// By device, the life, store stamp and signed-in account with which it last showed
@@ -46,6 +49,12 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
         lastWrite[key, default: [:]][device.index] = try await documents(on: device)[key]
     }
 
+    /// After a restore, the documents written before it are no longer followed: every
+    /// device must still hold the server's documents.
+    public var followsRestores: Bool { true }
+
+    public func serverRestored() { restoredAway.formUnion(lastWrite.keys) }
+
     public func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         let server = try await serverDocuments(world)
         var violations: [SimulationViolation] = []
@@ -57,7 +66,7 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
                 )
             }
         }
-        for (key, writers) in lastWrite where writers.count == 1 {
+        for (key, writers) in lastWrite where writers.count == 1 && !restoredAway.contains(key) {
             let (device, shown) = writers.first!
             if server[key] != shown {
                 violations.append(

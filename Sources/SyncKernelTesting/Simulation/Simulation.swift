@@ -30,12 +30,16 @@ public struct Simulation: Sendable {
         public var steps: Int
         /// Whether faults are drawn (without, only actions, passes and time).
         public var faults: Bool
+        /// Whether the server is now and then restored from a backup (`restore-server`),
+        /// where every workload's checks allow for it (`SimulationWorkload.followsRestores`).
+        public var restores: Bool
 
-        public init(seed: UInt64, devices: Int = 3, steps: Int = 200, faults: Bool = true) {
+        public init(seed: UInt64, devices: Int = 3, steps: Int = 200, faults: Bool = true, restores: Bool = false) {
             self.seed = seed
             self.devices = devices
             self.steps = steps
             self.faults = faults
+            self.restores = restores
         }
     }
 
@@ -64,7 +68,11 @@ public struct Simulation: Sendable {
         // Drawn apart, so that another account leaves every other draw of a seed as it was.
         var accounts = SeededRandom(seed: options.seed ^ 0xACC0_0A75)
         var outages = SeededRandom(seed: options.seed ^ 0x0D0A_4E55)
+        var restores = SeededRandom(seed: options.seed ^ 0x4E57_0BAC)
         let workloads = workloads()
+        // A restore loses acknowledged writes by design: drawn only where every workload
+        // can tell those from writes lost otherwise.
+        let restoring = options.restores && workloads.allSatisfy(\.followsRestores)
         let devices = options.devices
         var events: [SimulationEvent] = []
         enum Kind { case act, sync, wait, network, fault, crash, restart, revoke, signIn, disk, skew }
@@ -99,8 +107,11 @@ public struct Simulation: Sendable {
                 events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
             case .crash: events.append(.crash(device: device))
             case .restart:
-                // As often an outage of a few seconds as a restart, drawn apart as accounts are.
-                if outages.chance(0.5) {
+                // As often an outage of a few seconds as a restart, drawn apart as accounts
+                // are; now and then, a restore from the backup of the last restart.
+                if restoring, restores.chance(0.3) {
+                    events.append(.restoreServer)
+                } else if outages.chance(0.5) {
                     events.append(.restartServer)
                 } else {
                     let seconds = (exp(Double.random(in: log(0.5)...log(30), using: &outages)) * 1000).rounded() / 1000

@@ -23,6 +23,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     /// The server stops, answers no device for `seconds` (connections refused), and starts
     /// again on its own data: an outage of the remote while the devices' links stay up.
     case serverDown(seconds: Double)
+    /// The server stops, its data is replaced by the backup taken at its last restart, and
+    /// it starts again on it: the writes and sessions since are forgotten.
+    case restoreServer
     /// The server ends the device's session (a revoked token: the person must sign in again).
     case revokeSession(device: Int)
     /// A person signs in on the device again: with the account the workloads act as, or
@@ -80,6 +83,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case .crash(let device): "crash \(device)"
         case .restartServer: "restart-server"
         case .serverDown(let seconds): "server-down \(Self.format(seconds))"
+        case .restoreServer: "restore-server"
         case .revokeSession(let device): "revoke \(device)"
         case .signIn(let device, let account): "sign-in \(device)" + (account.map { " \($0)" } ?? "")
         case .diskFull(let device, let full): "disk \(device) \(full ? "full" : "free")"
@@ -107,6 +111,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
             self = .fault(device: device, fault)
         case ("crash", let device?, 2): self = .crash(device: device)
         case ("restart-server", _, 1): self = .restartServer
+        case ("restore-server", _, 1): self = .restoreServer
         case ("server-down", _, 2):
             guard let seconds = Double(words[1]), seconds >= 0 else { return nil }
             self = .serverDown(seconds: seconds)

@@ -92,6 +92,8 @@ struct SimulationRun {
         try FileManager.default.createDirectory(atPath: world.directory, withIntermediateDirectories: true)
         log?("setup: starting the server")
         try await world.start(fresh: true)
+        // A run that may restore the server has a backup of its demo data from the start.
+        if simulation.options.restores, workloads.allSatisfy(\.followsRestores) { try await world.restartServer() }
         for index in 0..<simulation.options.devices {
             let device = SimulatedDevice(
                 index: index,
@@ -151,6 +153,11 @@ struct SimulationRun {
             case .crash(let index): try await world.devices[index].restart()
             case .restartServer: try await world.restartServer()
             case .serverDown(let seconds): try await world.takeDown(for: seconds)
+            case .restoreServer:
+                guard try await world.restoreServer() else { return "no backup yet" }
+                // The sessions made since the backup are gone: people sign in again.
+                revoked.formUnion(world.devices.map(\.index))
+                for workload in workloads { workload.serverRestored() }
             case .revokeSession(let index):
                 guard let token = await world.devices[index].runtime.credentials.accessToken() else {
                     return "no session"

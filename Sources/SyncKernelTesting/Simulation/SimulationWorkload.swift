@@ -29,11 +29,23 @@ public protocol SimulationWorkload: AnyObject, Sendable {
     /// Another account signed in on `device`: what the device kept of the workloads'
     /// account and does not sync (its own choices) is gone, by design.
     func anotherAccountSignedIn(on device: Int)
+    /// Whether its checks allow for a server restored from a backup (`serverRestored()`):
+    /// only runs whose every workload does draw restores.
+    var followsRestores: Bool { get }
+    /// The server went back to the data of a backup: the writes it acknowledged since are
+    /// lost by design, and a write some device made before now may or may not be on it.
+    func serverRestored()
 }
 
 extension SimulationWorkload {
     /// Nothing to check between steps.
     public func checkStep(_ world: SimulationWorld) async throws -> [SimulationViolation] { [] }
+
+    /// Its checks do not allow for a restore.
+    public var followsRestores: Bool { false }
+
+    /// Nothing to forget.
+    public func serverRestored() {}
 
     /// Nothing to check between requests.
     public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] { [] }

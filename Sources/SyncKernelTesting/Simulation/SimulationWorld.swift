@@ -16,6 +16,8 @@ public final class SimulationWorld: @unchecked Sendable {
     private let current = Mutex<(any SimulatedServer)?>(nil)
     /// When the server's last outage (`server-down`) ends or ended.
     private let outage = Mutex<Date?>(nil)
+    /// The ledger's mark when the server's data was last backed up.
+    private let backedUp = Mutex(0)
     /// Violations seen in the middle of a step (between a device's requests), until the run reads them.
     private let observed = Mutex<[SimulationViolation]>([])
     /// The account each queued operation was queued under, by its key (lower case), as the
@@ -85,6 +87,35 @@ public final class SimulationWorld: @unchecked Sendable {
         current.withLock { $0 = server }
     }
 
+    private var backup: String { directory + "/server-backup" }
+
+    /// Copies the server's data, while it is stopped, to where `restoreServer` takes it
+    /// from: the backup an operator takes at each maintenance restart.
+    func backUp() throws {
+        let files = FileManager.default
+        try? files.removeItem(atPath: backup)
+        try files.copyItem(atPath: directory + "/server", toPath: backup)
+        backedUp.withLock { $0 = ledger.mark }
+    }
+
+    /// The server stops, its data is replaced by the last backup, and it starts again on
+    /// it a second later: what it did since the backup (writes, sessions) is forgotten.
+    /// False when there is no backup yet (the server has not restarted).
+    func restoreServer() async throws -> Bool {
+        let files = FileManager.default
+        guard files.fileExists(atPath: backup) else { return false }
+        await stopServer()
+        try files.removeItem(atPath: directory + "/server")
+        try files.copyItem(atPath: backup, toPath: directory + "/server")
+        ledger.forget(since: backedUp.withLock { $0 })
+        // It takes a second, as a restore does at least: the server numbers its changes
+        // from its clock's microseconds at each opening (docs/deployment.md), which holds
+        // only at fewer than one change a microsecond.
+        clock.advance(by: 1)
+        try await start(fresh: false)
+        return true
+    }
+
     /// Notes violations seen in the middle of a step.
     func observe(_ violations: [SimulationViolation]) {
         observed.withLock { observed in
@@ -112,6 +143,7 @@ public final class SimulationWorld: @unchecked Sendable {
     /// The server stops and starts again on its own data, as after a crash.
     func restartServer() async throws {
         await stopServer()
+        try backUp()
         try await start(fresh: false)
     }
 
