@@ -30,6 +30,35 @@ struct ContractTests {
         await server.stop()
     }
 
+    /// A write's answer names its change (`Ferry-Change`), inside a batch too; `seen` takes
+    /// one or two such numbers, and anything else is `invalid_cursor`.
+    @Test func aWritesAnswerNamesItsChangeAndSeenTakesOnlyChangeNumbers() async throws {
+        let server = try await TestServer.start()
+        let token = try await server.login()
+        let put = try await server.request(.PUT, "/v1/saved-recipes/demo-pancakes", token: token)
+        let change = try #require(put.headers["ferry-change"].flatMap { Int($0) })
+        let feed = try await server.request(.GET, "/v1/saved-recipes/changes", token: token)
+        #expect(feed.object["cursor"] as? String == String(change), "the write was the last change")
+        let batch = try await server.request(
+            .POST,
+            "/v1/batch",
+            json: ["requests": [["method": "DELETE", "path": "/v1/saved-recipes/demo-pancakes"]]],
+            token: token
+        )
+        let answers = try #require(batch.object["responses"] as? [[String: Any]])
+        let headers = answers.first?["headers"] as? [String: String] ?? [:]
+        #expect(headers.first { $0.key.lowercased() == "ferry-change" }.flatMap { Int($0.value) } == change + 1)
+        for seen in ["\(change)", "\(change),\(change + 1)", "\(change + 1),\(change)"] {
+            let answer = try await server.request(.GET, "/v1/saved-recipes/changes?seen=\(seen)", token: token)
+            #expect(answer.status == 200, "seen=\(seen)")
+        }
+        for seen in ["", "x", "-1", "1,2,3", "1,", "01", "\(change + 2)", "\(change),\(change + 2)"] {
+            let answer = try await server.request(.GET, "/v1/saved-recipes/changes?seen=\(seen)", token: token)
+            #expect(answer.status == 400 && answer.errorCode == "invalid_cursor", "seen=\(seen)")
+        }
+        await server.stop()
+    }
+
     // MARK: §4 Versions and conditional writes
 
     @Test func ifMatchOnAGoneMovieIs412WithNoCurrent() async throws {

@@ -44,6 +44,52 @@ struct RestoreTests {
         await restored.stop()
     }
 
+    /// A client pulled before the backup, then wrote: its cursor is one the restored server
+    /// issued, so only the change number of its write (`Ferry-Change`, presented as
+    /// `seen`) tells it that the server forgot the write (found by `ferry-sim --restores`,
+    /// seed 85). It presents the first and last since its pull: an opening of the server
+    /// between them, a restart or a restore, makes it pull again.
+    @Test func aWriteItForgotIsNamedByTheChangeNumberOfItsAnswer() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-restore-\(UUID().uuidString)")
+        let (directory, backup) = (
+            folder.appendingPathComponent("data").path, folder.appendingPathComponent("backup").path
+        )
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ServerClock()
+        func start() async throws -> TestServer {
+            clock.advance(by: 600)
+            return try await TestServer.start(storage: .sqlite, clock: clock) { $0.dataDirectory = directory }
+        }
+
+        let first = try await start()
+        try await Self.put(["before-backup"], on: first)
+        let cursor = try await Self.cursor(after: "0", on: first)
+        let kept = try await Self.changeNumber(ofPutting: "kept", on: first)
+        await first.stop()
+        try FileManager.default.copyItem(atPath: directory, toPath: backup)
+
+        let second = try await start()
+        let forgotten = try await Self.changeNumber(ofPutting: "forgotten", on: second)
+        await second.stop()
+        try FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.copyItem(atPath: backup, toPath: directory)
+
+        let restored = try await start()
+        let later = try await Self.changeNumber(ofPutting: "after-restore", on: restored)
+        let token = try await restored.login()
+        for seen in ["\(kept)", "\(later)"] {
+            let answer = try await restored.request(.GET, "/v1/recipes/changes?since=\(cursor)&seen=\(seen)", token: token)
+            #expect(answer.status == 200, "seen=\(seen): a change the server holds")
+        }
+        // Between the first and the last, the server cannot tell a restart from a restore:
+        // the client pulls again all the same.
+        for seen in ["\(forgotten)", "\(kept),\(forgotten)", "\(forgotten),\(later)", "\(kept),\(later)", "\(later + 1)"] {
+            let answer = try await restored.request(.GET, "/v1/recipes/changes?since=\(cursor)&seen=\(seen)", token: token)
+            #expect(answer.status == 400 && answer.errorCode == "invalid_cursor", "seen=\(seen)")
+        }
+        await restored.stop()
+    }
+
     @Test func aCursorKeptAcrossAPlainRestartStillFollowsTheFeed() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ferry-restart-\(UUID().uuidString)"
@@ -68,6 +114,13 @@ struct RestoreTests {
             let answer = try await server.request(.PUT, "/v1/recipes/\(id)", json: ["title": id], token: token)
             #expect((200..<300).contains(answer.status), "PUT \(id)")
         }
+    }
+
+    /// The change number the answer to putting recipe `id` gives (`Ferry-Change`).
+    private static func changeNumber(ofPutting id: String, on server: TestServer) async throws -> Int {
+        let token = try await server.login()
+        let answer = try await server.request(.PUT, "/v1/recipes/\(id)", json: ["title": id], token: token)
+        return try #require(answer.headers["ferry-change"].flatMap { Int($0) }, "PUT \(id) names its change")
     }
 
     /// The cursor after every recipe change since `since`.

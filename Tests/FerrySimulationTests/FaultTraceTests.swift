@@ -148,4 +148,17 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// diverged without the `seen` change numbers (docs/protocol.md §6): device 1 wrote a
+    /// note, the server was restored from a backup without it, and device 1, whose cursor
+    /// was from before the backup, pulls the feed again and no longer shows it.
+    @Test func aWriteTheRestoredServerForgotIsForgottenOnTheDeviceToo() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 1 notes put c 126", "sync 1", "restore-server"],
+            seed: 85,
+            only: ["recipes", "notes"],
+            restores: true
+        )
+        #expect(verdict.violations == [])
+    }
 }

@@ -5,10 +5,15 @@ import Testing
 /// The shortest traces of the defects the simulator found, each replayed as it was found:
 /// every one failed before its fix (the invariant it broke is named) and must pass now.
 @Suite struct FoundTraceTests {
-    static func run(_ lines: [String], seed: UInt64) async -> SimulationVerdict {
+    static func run(
+        _ lines: [String],
+        seed: UInt64,
+        only: [String]? = nil,
+        restores: Bool = false
+    ) async -> SimulationVerdict {
         let events = lines.compactMap(SimulationEvent.init(line:))
         #expect(events.count == lines.count)
-        let simulation = ShippedSimulation.simulation(.init(seed: seed, steps: events.count))
+        let simulation = ShippedSimulation.simulation(.init(seed: seed, steps: events.count, restores: restores), only: only)
         return await simulation.run(events)
     }
 
@@ -247,6 +252,21 @@ extension FoundTraceTests {
                 "act 1 movies update heat status want_to_watch", "sync 2",
             ],
             seed: 399
+        )
+        #expect(verdict.violations == [])
+    }
+
+    /// diverged, with restores (`ferry-sim --restores`, seed 85): device 1 pulled before the
+    /// backup, wrote a note after it, and the server was restored without the note; its
+    /// cursor was one the restored server knew, so it kept showing the note for good. A
+    /// second write after the restore must not hide the first (the device presents the
+    /// change numbers of both).
+    @Test func aNoteTheRestoredServerForgotIsForgottenThoughAnotherWriteCameAfter() async {
+        let verdict = await Self.run(
+            ["act 1 notes put c 313", "sync 1", "restore-server", "act 1 notes put d 102"],
+            seed: 85,
+            only: ["recipes", "notes"],
+            restores: true
         )
         #expect(verdict.violations == [])
     }

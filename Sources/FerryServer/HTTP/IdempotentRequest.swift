@@ -39,6 +39,10 @@ extension ServerDatabase {
     /// `Idempotency-Key`, the answer is recorded in that transaction too. Every handler
     /// that changes state writes through here.
     ///
+    /// A success carries `Ferry-Change`: the last change number issued once the effect
+    /// is in, its own included. A client that presents it when it pulls (`seen`) learns
+    /// when a server restored from a backup forgot the write (docs/protocol.md §6).
+    ///
     /// The write first looks for the key's record again: another server instance on the
     /// same database may have answered it since the dispatcher looked. Writes are
     /// serialized, so what it finds is final; the effect does not run twice, and the
@@ -53,7 +57,10 @@ extension ServerDatabase {
             if let request, let record = try IdempotencyStore.find(db, userID: request.userID, key: request.key) {
                 throw IdempotencyStore.Answered(record: record)
             }
-            let response = answer(try effect(db))
+            var response = answer(try effect(db))
+            if (200..<300).contains(response.status.code) {
+                response.headers[Entities.changeHeader] = String(try Entities.highestSequence(db))
+            }
             try request?.record(response, now: now, in: db)
             return response
         }

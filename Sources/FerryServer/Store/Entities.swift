@@ -152,6 +152,10 @@ enum Entities {
         return (changes, cursor, rows.count > limit)
     }
 
+    /// The header a write's success carries its change number in (``highestSequence(_:)``
+    /// as the write commits).
+    static let changeHeader = "Ferry-Change"
+
     /// The highest change sequence issued so far, 0 before the first change: no feed's
     /// cursor can be beyond it. Rows are never removed and a row's `seq` only grows, so the
     /// maximum is the last one issued.
@@ -184,6 +188,19 @@ enum Entities {
         let gap = try db.fetchOne(
             sql: "SELECT 1 AS found FROM sequence_gaps WHERE low < ? AND ? <= high",
             arguments: [cursor, cursor]
+        )
+        return gap == nil
+    }
+
+    /// Whether this server's history holds every change number in `changes` it may have
+    /// issued: none is beyond what it has numbered, and no opening since the first of them
+    /// left a gap among them (a gap there is where a restored database forgot changes, or
+    /// a restart between them: either way the client pulls again).
+    static func isHistory(_ changes: ClosedRange<Int>, _ db: any SQLSession) throws -> Bool {
+        guard changes.upperBound <= (try highestSequence(db)) else { return false }
+        let gap = try db.fetchOne(
+            sql: "SELECT 1 AS found FROM sequence_gaps WHERE low < ? AND ? <= high",
+            arguments: [changes.upperBound, changes.lowerBound]
         )
         return gap == nil
     }

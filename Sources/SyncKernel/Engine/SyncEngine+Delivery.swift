@@ -97,6 +97,7 @@ extension SyncEngine {
             result = .failure(error)
         }
         if context.transport.keys?.answeredFromRecord == true { answeredFromRecord.insert(operation.id) }
+        if case .success = result, let change = context.transport.keys?.change { remoteChanges[operation.id] = change }
         return result
     }
 
@@ -138,6 +139,9 @@ extension SyncEngine {
         // since (a deletion by another device): the plugin's feed is pulled again from the
         // start, its tombstones included.
         let resync = Set(accepted.filter { answeredFromRecord.remove($0.0.id) != nil }.map(\.0.plugin))
+        let seen = accepted.compactMap { operation, _ in
+            remoteChanges.removeValue(forKey: operation.id).map { (plugin: operation.plugin, change: $0) }
+        }
         // Each outcome's local change that threw, in a savepoint: the others commit.
         var unrecordable: [(any Error)?] = Array(repeating: nil, count: accepted.count)
         // The write as a whole that failed: nothing of it is left.
@@ -153,6 +157,7 @@ extension SyncEngine {
                     return nil
                 }
                 for plugin in resync { try SyncCursors.reset(plugin: plugin, in: db) }
+                for (plugin, change) in seen { try SyncCursors.noteSeen(change, plugin: plugin, in: db) }
                 // After the deletions: an entity's next operation, made pending by them, may go.
                 // A lease that fails leaves the acknowledgements alone; the drain leases again.
                 let lease = try terms.flatMap { terms in

@@ -17,7 +17,10 @@ extension PluginContext {
     /// `FeedChange`; after `apply` stored the remote's state of an entity that has some, the
     /// kernel applies them again on top (`SyncPlugin.reapply(_:in:)`, the rebase). When the remote answers `400 invalid_cursor` (it was reset, or
     /// restored from a backup), the feed is pulled again from the start, as when `layout`
-    /// changed.
+    /// changed. The first page presents the change number the last acknowledged write's
+    /// answer gave since the feed's last pull (`seen`, docs/protocol.md §6): a remote
+    /// restored from a backup that forgot the write answers `invalid_cursor` to it too,
+    /// though the cursor, from before the backup, is one it knows.
     ///
     /// - Parameters:
     ///   - path: the feed's path below the plugin's remote.
@@ -43,63 +46,64 @@ extension PluginContext {
         sweep: Sweep? = nil
     ) async throws -> PullSummary {
         let plugin = name
-        let (start, stored) = try await store.read { db in
+        let (start, stored, seen) = try await store.read { db in
             (
                 try SyncCursors.cursor(plugin: plugin, name: cursorName, in: db),
-                try SyncCursors.layout(plugin: plugin, name: cursorName, in: db)
+                try SyncCursors.layout(plugin: plugin, name: cursorName, in: db),
+                try SyncCursors.seen(plugin: plugin, name: cursorName, in: db)
             )
         }
+        let feed = Feed(path: path, cursor: cursorName, pageSize: pageSize, layout: layout, seen: seen)
         if let layout, layout != stored {
-            return try await resync(path, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply, sweep: sweep)
+            return try await resync(feed, apply: apply, sweep: sweep)
         }
         do {
-            return try await followPages(path, from: start, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply)
+            return try await followPages(feed, from: start, apply: apply)
         } catch let failure as RemoteFailure where failure.status == 400 && failure.code == "invalid_cursor" {
             logger.warning(
                 "\(name): the remote no longer knows this store's cursor for \(path) (\(failure.reason)); pulling it again from the start"
             )
             events.emit(.resyncing(plugin: name, reason: failure.reason))
-            return try await resync(path, cursor: cursorName, pageSize: pageSize, layout: layout, apply: apply, sweep: sweep)
+            return try await resync(feed, apply: apply, sweep: sweep)
         }
     }
 
-    private func followPages(
-        _ path: String,
-        from start: String?,
-        cursor cursorName: String,
-        pageSize: Int,
-        layout: String?,
-        apply: @escaping ApplyChange
-    ) async throws -> PullSummary {
+    /// One feed as `follow` pulls it.
+    private struct Feed: Sendable {
+        let path: String
+        let cursor: String
+        let pageSize: Int
+        let layout: String?
+        /// The change number the first page presents; the cursor saved after it is done with it.
+        let seen: String?
+    }
+
+    private func followPages(_ feed: Feed, from start: String?, apply: @escaping ApplyChange) async throws -> PullSummary {
         var summary = PullSummary()
         var cursor = start
+        var seen = feed.seen
         while true {
-            let page = try await fetchPage(path, since: cursor, pageSize: pageSize)
+            let page = try await fetchPage(feed.path, since: cursor, seen: seen, pageSize: feed.pageSize)
             summary =
                 summary
-                + (try await store.write { db in
+                + (try await store.write { [seen] db in
                     let applied = try self.apply(page.changes, with: apply, in: db)
-                    try self.saveCursor(page.cursor, name: cursorName, layout: layout, in: db)
+                    try self.saveCursor(page.cursor, name: feed.cursor, layout: feed.layout, checked: seen, in: db)
                     return applied
                 })
+            seen = nil
             guard page.hasMore, page.cursor != cursor else { return summary }
             cursor = page.cursor
         }
     }
 
-    /// Every page from the beginning, then one transaction: the changes, the sweep, the cursor.
-    private func resync(
-        _ path: String,
-        cursor cursorName: String,
-        pageSize: Int,
-        layout: String?,
-        apply: @escaping ApplyChange,
-        sweep: Sweep?
-    ) async throws -> PullSummary {
+    /// Every page from the beginning, then one transaction: the changes, the sweep, the
+    /// cursor (done with the feed's `seen`: the resync holds every change the remote has).
+    private func resync(_ feed: Feed, apply: @escaping ApplyChange, sweep: Sweep?) async throws -> PullSummary {
         var changes: [ChangesPage.Change] = []
         var cursor: String?
         while true {
-            let page = try await fetchPage(path, since: cursor, pageSize: pageSize)
+            let page = try await fetchPage(feed.path, since: cursor, seen: nil, pageSize: feed.pageSize)
             changes += page.changes
             let done = !page.hasMore || page.cursor == cursor
             cursor = page.cursor
@@ -111,13 +115,13 @@ extension PluginContext {
             if let sweep {
                 summary.deleted += try sweep(Set(changes.filter { $0.entity != nil }.map(\.id)), db)
             }
-            if let last { try self.saveCursor(last, name: cursorName, layout: layout, in: db) }
+            if let last { try self.saveCursor(last, name: feed.cursor, layout: feed.layout, checked: feed.seen, in: db) }
             return summary
         }
     }
 
-    private func fetchPage(_ path: String, since cursor: String?, pageSize: Int) async throws -> ChangesPage {
-        let query = [("limit", String(pageSize))] + (cursor.map { [("since", $0)] } ?? [])
+    private func fetchPage(_ path: String, since cursor: String?, seen: String?, pageSize: Int) async throws -> ChangesPage {
+        let query = [("limit", String(pageSize))] + (cursor.map { [("since", $0)] } ?? []) + (seen.map { [("seen", $0)] } ?? [])
         let response = try await transport.send(HTTPRequest("GET", path, query: query))
         return try ChangesPage(response.body, feed: path)
     }

@@ -10,7 +10,21 @@ extension PluginContext {
 
     /// Stores the cursor in the transaction that applies the rows it covers; the feed
     /// follower's, so that no plugin pages through a feed by hand.
-    func saveCursor(_ cursor: String, name: String = "default", layout: String?, in db: Database) throws {
-        try SyncCursors.save(cursor, layout: layout, plugin: self.name, name: name, now: clock.now(), in: db)
+    func saveCursor(
+        _ cursor: String,
+        name: String = "default",
+        layout: String?,
+        checked: String? = nil,
+        in db: Database
+    ) throws {
+        try SyncCursors.save(
+            cursor,
+            layout: layout,
+            checked: checked,
+            plugin: self.name,
+            name: name,
+            now: clock.now(),
+            in: db
+        )
     }
 }

@@ -11,6 +11,7 @@ final class IdempotencyKeys: Sendable {
     private let base: String
     private let sent = Mutex(0)
     private let replay = Mutex(false)
+    private let lastChange = Mutex<String?>(nil)
 
     init(operation id: UUID) {
         base = id.lowercasedString
@@ -23,6 +24,13 @@ final class IdempotencyKeys: Sendable {
 
     /// Notes that the remote answered a write from its record.
     func noteReplay() { replay.withLock { $0 = true } }
+
+    /// The change number the remote gave with the last of these writes it answered
+    /// (`Ferry-Change`); nil when it gave none.
+    var change: String? { lastChange.withLock { $0 } }
+
+    /// Notes the change number a write's answer gave.
+    func noteChange(_ change: String) { lastChange.withLock { $0 = change } }
 
     /// The key of the next write.
     func next() -> String {

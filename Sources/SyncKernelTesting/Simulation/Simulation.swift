@@ -139,7 +139,12 @@ public struct Simulation: Sendable {
     /// step and what came of it.
     public func run(_ events: [SimulationEvent], log: (@Sendable (String) -> Void)? = nil) async -> SimulationVerdict {
         let folder = Self.scratch + "/ferry-sim-\(options.seed)-\(UUID().uuidString.prefix(8))"
-        let world = SimulationWorld(directory: folder, clock: WorldClock(), startServer: startServer)
+        let world = SimulationWorld(
+            directory: folder,
+            clock: WorldClock(),
+            startServer: startServer,
+            keepsBackups: options.restores
+        )
         var run = SimulationRun(simulation: self, world: world, workloads: workloads(), log: log)
         let verdict = await run.execute(events)
         for device in world.devices { await device.stop() }

@@ -93,7 +93,7 @@ struct SimulationRun {
         log?("setup: starting the server")
         try await world.start(fresh: true)
         // A run that may restore the server has a backup of its demo data from the start.
-        if simulation.options.restores, workloads.allSatisfy(\.followsRestores) { try await world.restartServer() }
+        if world.keepsBackups, workloads.allSatisfy(\.followsRestores) { try await world.restartServer() }
         for index in 0..<simulation.options.devices {
             let device = SimulatedDevice(
                 index: index,

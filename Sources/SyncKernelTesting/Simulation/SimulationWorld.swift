@@ -24,12 +24,15 @@ public final class SimulationWorld: @unchecked Sendable {
     /// run first saw it.
     private let queuedUnder = Mutex<[String: String]>([:])
     private let startServer: SimulatedServerStarter
+    /// Whether each restart backs the server's data up, for a restore to go back to.
+    let keepsBackups: Bool
 
-    init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter) {
+    init(directory: String, clock: WorldClock, startServer: @escaping SimulatedServerStarter, keepsBackups: Bool = false) {
         self.directory = directory
         self.clock = clock
         self.ledger = ApplyLedger(clock: clock)
         self.startServer = startServer
+        self.keepsBackups = keepsBackups
     }
 
     /// The server now; nil while it restarts.
@@ -143,7 +146,7 @@ public final class SimulationWorld: @unchecked Sendable {
     /// The server stops and starts again on its own data, as after a crash.
     func restartServer() async throws {
         await stopServer()
-        try backUp()
+        if keepsBackups { try backUp() }
         try await start(fresh: false)
     }
 
