@@ -30,7 +30,7 @@ enum ChangesFeed {
                 }
                 limit = value
             }
-            // The first and last change numbers write answers gave the client since its last
+            // The lowest and highest change numbers write answers gave the client since its last
             // pull (`Ferry-Change`): a restored server that forgot one of those writes did
             // not issue every number between them, and the client must pull again.
             var seen: ClosedRange<Int>?
@@ -38,14 +38,14 @@ enum ChangesFeed {
                 let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
                 guard (1...2).contains(numbers.count), numbers.allSatisfy({ $0.map { $0 >= 0 } ?? false }),
                     numbers.map({ String($0!) }).joined(separator: ",") == raw
-                else { throw invalidCursor(raw) }
+                else { throw unknownChanges(raw) }
                 let (first, last) = (numbers[0]!, numbers[numbers.count - 1]!)
                 seen = min(first, last)...max(first, last)
             }
             let pageSize = limit
             let page = try await env.database.read { [seen] db in
                 guard try Entities.isIssued(since, db) else { throw invalidCursor(String(since)) }
-                if let seen, !(try Entities.isHistory(seen, db)) { throw unknownChanges(request.query["seen"] ?? "") }
+                if let seen, !(try Entities.holdsEvery(seen, db)) { throw unknownChanges(request.query["seen"] ?? "") }
                 return try Entities.changes(db, collections, scope: scope, since: since, limit: pageSize)
             }
             return .json([
@@ -55,8 +55,9 @@ enum ChangesFeed {
         }
     }
 
-    /// 400 `invalid_cursor` for `seen`: changes write answers gave that this server's data
-    /// may not hold (it was restored from an older backup, or started between them).
+    /// 400 `invalid_cursor` for `seen`: not one or two change numbers, or ones this
+    /// server's data may not hold (it was restored from an older backup, or started
+    /// between them).
     private static func unknownChanges(_ seen: String) -> APIError {
         APIError.badRequest(
             "invalid_cursor",

@@ -40,8 +40,9 @@ extension ServerDatabase {
     /// that changes state writes through here.
     ///
     /// A success carries `Ferry-Change`: the last change number issued once the effect
-    /// is in, its own included. A client that presents it when it pulls (`seen`) learns
-    /// when a server restored from a backup forgot the write (docs/protocol.md §6).
+    /// is in (its own, when it changed an entity). A client that presents it when it pulls
+    /// (`seen`) learns when a server restored from a backup forgot the write
+    /// (docs/protocol.md §6).
     ///
     /// The write first looks for the key's record again: another server instance on the
     /// same database may have answered it since the dispatcher looked. Writes are

@@ -184,19 +184,14 @@ enum Entities {
     /// Whether `cursor` is a change sequence this server can have issued: within what it
     /// has numbered, and in no gap.
     static func isIssued(_ cursor: Int, _ db: any SQLSession) throws -> Bool {
-        guard cursor <= (try highestSequence(db)) else { return false }
-        let gap = try db.fetchOne(
-            sql: "SELECT 1 AS found FROM sequence_gaps WHERE low < ? AND ? <= high",
-            arguments: [cursor, cursor]
-        )
-        return gap == nil
+        try holdsEvery(cursor...cursor, db)
     }
 
-    /// Whether this server's history holds every change number in `changes` it may have
-    /// issued: none is beyond what it has numbered, and no opening since the first of them
-    /// left a gap among them (a gap there is where a restored database forgot changes, or
-    /// a restart between them: either way the client pulls again).
-    static func isHistory(_ changes: ClosedRange<Int>, _ db: any SQLSession) throws -> Bool {
+    /// Whether this server's data holds every change number in `changes` it may have
+    /// issued: none is beyond what it has numbered, and no opening left a gap among them
+    /// (a gap there is where a restored database forgot changes, or a restart between
+    /// them: either way the client pulls again).
+    static func holdsEvery(_ changes: ClosedRange<Int>, _ db: any SQLSession) throws -> Bool {
         guard changes.upperBound <= (try highestSequence(db)) else { return false }
         let gap = try db.fetchOne(
             sql: "SELECT 1 AS found FROM sequence_gaps WHERE low < ? AND ? <= high",

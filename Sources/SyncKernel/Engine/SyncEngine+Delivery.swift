@@ -97,7 +97,11 @@ extension SyncEngine {
             result = .failure(error)
         }
         if context.transport.keys?.answeredFromRecord == true { answeredFromRecord.insert(operation.id) }
-        if case .success = result, let change = context.transport.keys?.change { remoteChanges[operation.id] = change }
+        if case .success(let outcome) = result, outcome.acknowledgement != nil,
+            let changes = context.transport.keys?.changeNumbers
+        {
+            remoteChanges[operation.id] = changes
+        }
         return result
     }
 
@@ -140,7 +144,7 @@ extension SyncEngine {
         // start, its tombstones included.
         let resync = Set(accepted.filter { answeredFromRecord.remove($0.0.id) != nil }.map(\.0.plugin))
         let seen = accepted.compactMap { operation, _ in
-            remoteChanges.removeValue(forKey: operation.id).map { (plugin: operation.plugin, change: $0) }
+            remoteChanges.removeValue(forKey: operation.id).map { (plugin: operation.plugin, changes: $0) }
         }
         // Each outcome's local change that threw, in a savepoint: the others commit.
         var unrecordable: [(any Error)?] = Array(repeating: nil, count: accepted.count)
@@ -157,7 +161,7 @@ extension SyncEngine {
                     return nil
                 }
                 for plugin in resync { try SyncCursors.reset(plugin: plugin, in: db) }
-                for (plugin, change) in seen { try SyncCursors.noteSeen(change, plugin: plugin, in: db) }
+                for (plugin, changes) in seen { try SyncCursors.noteSeen(changes, plugin: plugin, in: db) }
                 // After the deletions: an entity's next operation, made pending by them, may go.
                 // A lease that fails leaves the acknowledgements alone; the drain leases again.
                 let lease = try terms.flatMap { terms in

@@ -13,9 +13,9 @@ public actor SyncEngine: Service {
     let plugins: Set<String>
     /// Operations sent whose answer the remote replayed from an earlier attempt, until acknowledged.
     var answeredFromRecord: Set<UUID> = []
-    /// The change number the remote gave with an operation's writes (`Ferry-Change`),
-    /// until acknowledged: its plugin's feeds present it at their next pull.
-    var remoteChanges: [UUID: String] = [:]
+    /// The change numbers the remote gave with an accepted operation's writes
+    /// (`Ferry-Change`), until acknowledged: its plugin's feeds present them at their next pull.
+    var remoteChanges: [UUID: ClosedRange<Int>] = [:]
     /// Plugins whose remote answered that it has no batch endpoint: their operations go alone.
     var unbatched: Set<String> = []
     var summary = RunSummary()

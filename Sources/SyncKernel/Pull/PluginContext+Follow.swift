@@ -17,10 +17,11 @@ extension PluginContext {
     /// `FeedChange`; after `apply` stored the remote's state of an entity that has some, the
     /// kernel applies them again on top (`SyncPlugin.reapply(_:in:)`, the rebase). When the remote answers `400 invalid_cursor` (it was reset, or
     /// restored from a backup), the feed is pulled again from the start, as when `layout`
-    /// changed. The first page presents the change number the last acknowledged write's
-    /// answer gave since the feed's last pull (`seen`, docs/protocol.md §6): a remote
-    /// restored from a backup that forgot the write answers `invalid_cursor` to it too,
-    /// though the cursor, from before the backup, is one it knows.
+    /// changed, or when a replayed answer asked for it (`SyncCursors.reset`). The first page
+    /// presents the lowest and highest change numbers write answers gave since the feed's
+    /// last pull (`seen`, docs/protocol.md §6): a remote restored from a backup that forgot
+    /// one of those writes answers `invalid_cursor` to them too, though the cursor, from
+    /// before the backup, is one it knows.
     ///
     /// - Parameters:
     ///   - path: the feed's path below the plugin's remote.
@@ -54,7 +55,7 @@ extension PluginContext {
             )
         }
         let feed = Feed(path: path, cursor: cursorName, pageSize: pageSize, layout: layout, seen: seen)
-        if let layout, layout != stored {
+        if stored == SyncCursors.resyncLayout || layout.map({ $0 != stored }) ?? false {
             return try await resync(feed, apply: apply, sweep: sweep)
         }
         do {
@@ -74,8 +75,8 @@ extension PluginContext {
         let cursor: String
         let pageSize: Int
         let layout: String?
-        /// The change number the first page presents; the cursor saved after it is done with it.
-        let seen: String?
+        /// The change numbers the first page presents; the cursor saved after it is done with them.
+        let seen: ClosedRange<Int>?
     }
 
     private func followPages(_ feed: Feed, from start: String?, apply: @escaping ApplyChange) async throws -> PullSummary {
@@ -120,8 +121,14 @@ extension PluginContext {
         }
     }
 
-    private func fetchPage(_ path: String, since cursor: String?, seen: String?, pageSize: Int) async throws -> ChangesPage {
-        let query = [("limit", String(pageSize))] + (cursor.map { [("since", $0)] } ?? []) + (seen.map { [("seen", $0)] } ?? [])
+    private func fetchPage(
+        _ path: String,
+        since cursor: String?,
+        seen: ClosedRange<Int>?,
+        pageSize: Int
+    ) async throws -> ChangesPage {
+        let presented = seen.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound),\($0.upperBound)" }
+        let query = [("limit", String(pageSize))] + (cursor.map { [("since", $0)] } ?? []) + (presented.map { [("seen", $0)] } ?? [])
         let response = try await transport.send(HTTPRequest("GET", path, query: query))
         return try ChangesPage(response.body, feed: path)
     }

@@ -14,7 +14,7 @@ extension PluginContext {
         _ cursor: String,
         name: String = "default",
         layout: String?,
-        checked: String? = nil,
+        checked: ClosedRange<Int>? = nil,
         in db: Database
     ) throws {
         try SyncCursors.save(

@@ -19,26 +19,25 @@ public enum SyncCursors {
         )
     }
 
-    /// What `plugin`'s feed under `name` has still to present (`seen`): the first and last
-    /// change numbers write answers gave since the feed was pulled, as `first,last`; nil
-    /// when there is none.
-    static func seen(plugin: String, name: String, in db: Database) throws -> String? {
+    /// The change numbers `plugin`'s feed under `name` has still to present (`seen`): the
+    /// lowest and highest write answers gave since the feed was pulled; nil when none did.
+    static func seen(plugin: String, name: String, in db: Database) throws -> ClosedRange<Int>? {
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT seen_first, seen_last FROM kernel_cursors WHERE plugin = ? AND name = ?"),
             arguments: [plugin, name]
         )
-        guard let first = row?["seen_first"] as String?, let last = row?["seen_last"] as String? else { return nil }
-        return first == last ? first : "\(first),\(last)"
+        guard let first = row?["seen_first"] as Int?, let last = row?["seen_last"] as Int? else { return nil }
+        return min(first, last)...max(first, last)
     }
 
     /// Stores `cursor` and the `layout` of the rows it covers for `plugin` under `name`,
     /// replacing the ones before; call it in the transaction that applies those rows. The
-    /// change numbers the pull presented (`checked`) are done with, unless another came
-    /// since (then the next pull presents them all again).
+    /// change numbers up to the highest the pull presented (`checked`) are done with; from
+    /// there to a higher one noted since, the next pull presents them.
     static func save(
         _ cursor: String,
         layout: String?,
-        checked: String?,
+        checked: ClosedRange<Int>?,
         plugin: String,
         name: String,
         now: Date,
@@ -49,29 +48,33 @@ public enum SyncCursors {
                 INSERT INTO kernel_cursors (plugin, name, cursor, layout, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (plugin, name) DO UPDATE SET
                     cursor = excluded.cursor, layout = excluded.layout, updated_at = excluded.updated_at,
-                    seen_first = CASE WHEN \(presented) THEN NULL ELSE seen_first END,
-                    seen_last = CASE WHEN \(presented) THEN NULL ELSE seen_last END
+                    seen_first = CASE WHEN ?6 IS NULL THEN seen_first WHEN seen_last <= ?6 THEN NULL
+                        ELSE MAX(seen_first, ?6) END,
+                    seen_last = CASE WHEN ?6 IS NULL THEN seen_last WHEN seen_last <= ?6 THEN NULL ELSE seen_last END
                 """
-        ).execute(arguments: [plugin, name, cursor, layout, now.timeIntervalSince1970, checked])
+        ).execute(arguments: [plugin, name, cursor, layout, now.timeIntervalSince1970, checked?.upperBound])
     }
 
-    /// Whether the stored `seen_first` and `seen_last` are what the pull presented (`?6`,
-    /// as ``seen(plugin:name:in:)`` gave it): none came since.
-    private static let presented = """
-        ?6 = CASE WHEN seen_first = seen_last THEN seen_first ELSE seen_first || ',' || seen_last END
-        """
-
-    /// Notes the change number a write's answer gave (`Ferry-Change`) beside every
-    /// cursor of `plugin`, after the first one since its last pull: each of its feeds
-    /// presents both at its next pull.
-    static func noteSeen(_ change: String, plugin: String, in db: Database) throws {
+    /// Notes the change numbers a send's answers gave (`Ferry-Change`) beside every cursor
+    /// of `plugin`, widening what each of its feeds presents at its next pull.
+    static func noteSeen(_ changes: ClosedRange<Int>, plugin: String, in db: Database) throws {
         try db.cachedStatement(
-            sql: "UPDATE kernel_cursors SET seen_first = COALESCE(seen_first, ?1), seen_last = ?1 WHERE plugin = ?2"
-        ).execute(arguments: [change, plugin])
+            sql: """
+                UPDATE kernel_cursors SET seen_first = MIN(COALESCE(seen_first, ?1), ?1),
+                    seen_last = MAX(COALESCE(seen_last, ?2), ?2)
+                WHERE plugin = ?3
+                """
+        ).execute(arguments: [changes.lowerBound, changes.upperBound, plugin])
     }
 
-    /// Forgets every cursor of `plugin`, so that the next pull starts from the beginning.
+    /// The layout a reset leaves beside a cursor: whatever the plugin's own, its next pull
+    /// pulls the feed again from the start and sweeps what the remote no longer has.
+    static let resyncLayout = "kernel.resync"
+
+    /// Marks every cursor of `plugin` for a resync (``resyncLayout``): its next pull starts
+    /// from the beginning and drops the rows the remote no longer has.
     static func reset(plugin: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM kernel_cursors WHERE plugin = ?").execute(arguments: [plugin])
+        try db.cachedStatement(sql: "UPDATE kernel_cursors SET layout = ? WHERE plugin = ?")
+            .execute(arguments: [resyncLayout, plugin])
     }
 }

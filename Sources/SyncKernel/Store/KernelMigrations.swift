@@ -8,12 +8,12 @@ enum KernelMigrations {
         conflictFields, operationCountsByAccount, cursorLayouts, scheduledAt, cursorSeenChanges,
     ]
 
-    /// The first and last change numbers write answers gave (`Ferry-Change`) since the
+    /// The lowest and highest change numbers write answers gave (`Ferry-Change`) since the
     /// feed was last pulled, beside each of the plugin's cursors: the next pull presents
     /// them (`seen`), so that a remote restored from a backup that forgot a write says so.
     static let cursorSeenChanges = StoreMigration("kernel.v3.cursor_seen_changes") { db in
-        try db.execute(sql: "ALTER TABLE kernel_cursors ADD COLUMN seen_first TEXT")
-        try db.execute(sql: "ALTER TABLE kernel_cursors ADD COLUMN seen_last TEXT")
+        try db.execute(sql: "ALTER TABLE kernel_cursors ADD COLUMN seen_first INTEGER")
+        try db.execute(sql: "ALTER TABLE kernel_cursors ADD COLUMN seen_last INTEGER")
     }
 
     /// When an operation's wait started (`OutboxQueries.reschedule`), so that a clock set back

@@ -237,7 +237,7 @@ public struct HTTPTransport: Sendable {
         let response = try await executor.execute(prepared, maxBodyBytes: maxBodyBytes)
         logger.debug("\(request.method) \(request.path) -> \(response.status)")
         if key != nil, response.headers["idempotent-replayed"] == "true" { keys?.noteReplay() }
-        if key != nil, (200..<300).contains(response.status), let change = response.headers["ferry-change"] {
+        if key != nil, (200..<300).contains(response.status), let change = response.headers["ferry-change"].flatMap(Int.init) {
             keys?.noteChange(change)
         }
         return response

@@ -11,7 +11,7 @@ final class IdempotencyKeys: Sendable {
     private let base: String
     private let sent = Mutex(0)
     private let replay = Mutex(false)
-    private let lastChange = Mutex<String?>(nil)
+    private let changes = Mutex<ClosedRange<Int>?>(nil)
 
     init(operation id: UUID) {
         base = id.lowercasedString
@@ -25,12 +25,14 @@ final class IdempotencyKeys: Sendable {
     /// Notes that the remote answered a write from its record.
     func noteReplay() { replay.withLock { $0 = true } }
 
-    /// The change number the remote gave with the last of these writes it answered
+    /// The lowest and highest change numbers the remote gave with these writes' answers
     /// (`Ferry-Change`); nil when it gave none.
-    var change: String? { lastChange.withLock { $0 } }
+    var changeNumbers: ClosedRange<Int>? { changes.withLock { $0 } }
 
     /// Notes the change number a write's answer gave.
-    func noteChange(_ change: String) { lastChange.withLock { $0 = change } }
+    func noteChange(_ change: Int) {
+        changes.withLock { $0 = $0.map { min($0.lowerBound, change)...max($0.upperBound, change) } ?? change...change }
+    }
 
     /// The key of the next write.
     func next() -> String {
