@@ -38,7 +38,12 @@ enum ChangesFeed {
                 let numbers = raw.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
                 guard (1...2).contains(numbers.count), numbers.allSatisfy({ $0.map { $0 >= 0 } ?? false }),
                     numbers.map({ String($0!) }).joined(separator: ",") == raw
-                else { throw unknownChanges(raw) }
+                else {
+                    throw APIError.badRequest(
+                        "invalid_cursor",
+                        "seen must be one or two change numbers as Ferry-Change gives them (first,last), not '\(raw.prefix(64))'."
+                    )
+                }
                 let (first, last) = (numbers[0]!, numbers[numbers.count - 1]!)
                 seen = min(first, last)...max(first, last)
             }
@@ -55,9 +60,8 @@ enum ChangesFeed {
         }
     }
 
-    /// 400 `invalid_cursor` for `seen`: not one or two change numbers, or ones this
-    /// server's data may not hold (it was restored from an older backup, or started
-    /// between them).
+    /// 400 `invalid_cursor` for `seen`: change numbers this server's data may not hold (it
+    /// was restored from an older backup, or started between them).
     private static func unknownChanges(_ seen: String) -> APIError {
         APIError.badRequest(
             "invalid_cursor",
