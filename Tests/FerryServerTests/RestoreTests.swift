@@ -8,32 +8,21 @@ import Testing
 @Suite("A server restored from a backup")
 struct RestoreTests {
     @Test func aCursorFromChangesItForgotIsInvalidEvenAfterAsManyNewChanges() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-restore-\(UUID().uuidString)")
-        let (directory, backup) = (
-            folder.appendingPathComponent("data").path, folder.appendingPathComponent("backup").path
-        )
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // Each server starts later than the one before, as a restore does.
-        let clock = ServerClock()
-        func start() async throws -> TestServer {
-            clock.advance(by: 600)
-            return try await TestServer.start(storage: .sqlite, clock: clock) { $0.dataDirectory = directory }
-        }
-
-        let first = try await start()
+        let site = Site()
+        defer { site.remove() }
+        let first = try await site.start()
         try await Self.put(["before-backup"], on: first)
         await first.stop()
-        try FileManager.default.copyItem(atPath: directory, toPath: backup)
+        try site.backUp()
 
         // Changes after the backup, and a client that followed them.
-        let second = try await start()
+        let second = try await site.start()
         try await Self.put(["lost-1", "lost-2", "lost-3"], on: second)
         let cursor = try await Self.cursor(after: "0", on: second)
         await second.stop()
 
-        try FileManager.default.removeItem(atPath: directory)
-        try FileManager.default.copyItem(atPath: backup, toPath: directory)
-        let restored = try await start()
+        try site.restore()
+        let restored = try await site.start()
         try await Self.put((1...6).map { "after-restore-\($0)" }, on: restored)
         let token = try await restored.login()
         let answer = try await restored.request(.GET, "/v1/recipes/changes?since=\(cursor)", token: token)
@@ -50,31 +39,21 @@ struct RestoreTests {
     /// seed 85). It presents the first and last since its pull: an opening of the server
     /// between them, a restart or a restore, makes it pull again.
     @Test func aWriteItForgotIsNamedByTheChangeNumberOfItsAnswer() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-restore-\(UUID().uuidString)")
-        let (directory, backup) = (
-            folder.appendingPathComponent("data").path, folder.appendingPathComponent("backup").path
-        )
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let clock = ServerClock()
-        func start() async throws -> TestServer {
-            clock.advance(by: 600)
-            return try await TestServer.start(storage: .sqlite, clock: clock) { $0.dataDirectory = directory }
-        }
-
-        let first = try await start()
+        let site = Site()
+        defer { site.remove() }
+        let first = try await site.start()
         try await Self.put(["before-backup"], on: first)
         let cursor = try await Self.cursor(after: "0", on: first)
         let kept = try await Self.changeNumber(ofPutting: "kept", on: first)
         await first.stop()
-        try FileManager.default.copyItem(atPath: directory, toPath: backup)
+        try site.backUp()
 
-        let second = try await start()
+        let second = try await site.start()
         let forgotten = try await Self.changeNumber(ofPutting: "forgotten", on: second)
         await second.stop()
-        try FileManager.default.removeItem(atPath: directory)
-        try FileManager.default.copyItem(atPath: backup, toPath: directory)
+        try site.restore()
 
-        let restored = try await start()
+        let restored = try await site.start()
         let later = try await Self.changeNumber(ofPutting: "after-restore", on: restored)
         let token = try await restored.login()
         for seen in ["\(kept)", "\(later)"] {
@@ -106,6 +85,32 @@ struct RestoreTests {
         try await Self.put(["two"], on: second)
         #expect(try await Self.changedIDs(since: cursor, on: second) == ["two"])
         await second.stop()
+    }
+
+    /// A data folder and a backup of it beside; each server starts 600 s after the one
+    /// before, as a restore does.
+    private struct Site {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-restore-\(UUID().uuidString)")
+        let clock = ServerClock()
+        var directory: String { folder.appendingPathComponent("data").path }
+        var backup: String { folder.appendingPathComponent("backup").path }
+
+        func start() async throws -> TestServer {
+            clock.advance(by: 600)
+            let directory = directory
+            return try await TestServer.start(storage: .sqlite, clock: clock) { $0.dataDirectory = directory }
+        }
+
+        /// Copies the data folder of a stopped server, as docs/deployment.md says.
+        func backUp() throws { try FileManager.default.copyItem(atPath: directory, toPath: backup) }
+
+        /// Puts the backup in place of the data folder.
+        func restore() throws {
+            try FileManager.default.removeItem(atPath: directory)
+            try FileManager.default.copyItem(atPath: backup, toPath: directory)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
     private static func put(_ ids: [String], on server: TestServer) async throws {
