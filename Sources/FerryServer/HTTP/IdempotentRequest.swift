@@ -58,9 +58,11 @@ extension ServerDatabase {
             if let request, let record = try IdempotencyStore.find(db, userID: request.userID, key: request.key) {
                 throw IdempotencyStore.Answered(record: record)
             }
-            var response = answer(try effect(db))
+            let noting = ChangeNotingSession(db)
+            var response = answer(try effect(noting))
             if (200..<300).contains(response.status.code) {
-                response.headers[Entities.changeHeader] = String(try Entities.highestSequence(db))
+                let change = try noting.lastChange ?? Entities.highestSequence(db)
+                response.headers[Entities.changeHeader] = String(change)
             }
             try request?.record(response, now: now, in: db)
             return response

@@ -91,16 +91,18 @@ enum Entities {
         entity["version"] = .int(version)
         entity["updated_at"] = .string(updatedAt)
         let text = String(decoding: entity.encoded(), as: UTF8.self)
-        try db.execute(
+        let changed = try db.fetchAll(
             sql: """
                 INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
                 VALUES (?, ?, ?, ?, (\(nextSequence)), 0, ?, ?)
                 ON CONFLICT (collection, scope, id) DO UPDATE SET
                     version = excluded.version, seq = excluded.seq, deleted = 0,
                     updated_at = excluded.updated_at, data = excluded.data
+                RETURNING seq
                 """,
             arguments: [collection, scope, id, version, updatedAt, text]
         )
+        note(changed, in: db)
         return entity
     }
 
@@ -108,14 +110,23 @@ enum Entities {
     @discardableResult
     static func delete(_ db: any SQLSession, _ collection: String, scope: String, id: String, now: Date) throws -> Bool
     {
-        let changed = try db.execute(
+        let changed = try db.fetchAll(
             sql: """
                 UPDATE entities SET deleted = 1, version = version + 1, seq = (\(nextSequence)), updated_at = ?
                 WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0
+                RETURNING seq
                 """,
             arguments: [Timestamp.string(now), collection, scope, id]
         )
-        return changed > 0
+        note(changed, in: db)
+        return !changed.isEmpty
+    }
+
+    /// Notes the change number a statement's `RETURNING seq` gave, for the write's answer.
+    private static func note(_ changed: [SQLRow], in db: any SQLSession) {
+        guard let row = changed.first else { return }
+        let sequence: Int = row["seq"]
+        db.noteChange(sequence)
     }
 
     /// One page of a changes feed after `since`, over one collection or several (then each
@@ -152,8 +163,8 @@ enum Entities {
         return (changes, cursor, rows.count > limit)
     }
 
-    /// The header a write's success carries its change number in (``highestSequence(_:)``
-    /// as the write commits).
+    /// The header a write's success carries its change number in: the highest its
+    /// statements issued, or ``highestSequence(_:)`` for a write that changed no entity.
     static let changeHeader = "Ferry-Change"
 
     /// The highest change sequence issued so far, 0 before the first change: no feed's

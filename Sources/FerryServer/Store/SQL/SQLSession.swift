@@ -23,9 +23,15 @@ protocol SQLSession {
 
     /// Runs one query and returns its first row.
     func fetchOne(sql: String, arguments: SQLArguments) throws -> SQLRow?
+
+    /// Notes the change number a statement of the session just issued (``Entities``), for
+    /// a write's answer to name (``ChangeNotingSession``); other sessions ignore it.
+    func noteChange(_ sequence: Int)
 }
 
 extension SQLSession {
+    func noteChange(_ sequence: Int) {}
+
     @discardableResult
     func execute(sql: String) throws -> Int {
         try execute(sql: sql, arguments: [])
