@@ -82,6 +82,10 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
+    /// A restore takes nothing away from what a device keeps: no run writes the server's
+    /// albums and collections, so the backup holds them as they are.
+    var followsRestores: Bool { true }
+
     /// A device forgets what it kept once another account signs in there
     /// (`AudioPlugin.removeFilesForSignOut`).
     func anotherAccountSignedIn(on device: Int) {

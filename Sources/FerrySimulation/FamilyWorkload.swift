@@ -35,8 +35,13 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         /// Whether another account signed in on the device since: the device forgot its
         /// local rows then, a refusal's mark with them.
         var forgottenLocally = false
+        /// Whether the server was restored from a backup since: it may have forgotten the
+        /// write, and what it holds now of the vote or the pick is no longer followed.
+        var beforeRestore = false
     }
 
+    /// Whether the server was restored from a backup during the run.
+    private var restored = false
     private var picks: [Write] = []
     private var closes: [Write] = []
     private var votes: [Write] = []
@@ -92,6 +97,26 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         }
     }
 
+    /// After a restore, the votes and picks written before it are no longer followed:
+    /// every pick must still be one a device made, every device must still show each
+    /// round as the server does.
+    var followsRestores: Bool { true }
+
+    func serverRestored() {
+        restored = true
+        for index in picks.indices { picks[index].beforeRestore = true }
+        for index in closes.indices { closes[index].beforeRestore = true }
+        for index in votes.indices { votes[index].beforeRestore = true }
+    }
+
+    /// A suggestion, vote, pick or close in a round the restored server forgot can never
+    /// be taken (`404 round_not_found`, or a 404 whose body was cut short on the way): it
+    /// stays dead, for the person to see that it did not count, rather than vanish.
+    func needsPerson(_ operation: QueuedOperation) -> Bool {
+        guard restored, let error = operation.lastError else { return false }
+        return error.hasPrefix("404 round_not_found") || error.hasPrefix("HTTP 404")
+    }
+
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         let rounds = try await serverRounds(world)
         let resolved = try await resolve(world)
@@ -110,7 +135,8 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
                 )
             }
             let closed = resolved.closes.contains { $0.round == round.id }
-            if round.pick == nil, !picked.isEmpty, !closed {
+            let restoredAway = picked.contains(where: \.beforeRestore)
+            if round.pick == nil, !picked.isEmpty, !closed, !restoredAway {
                 violations.append(
                     SimulationViolation("lost-pick", "device \(picked[0].device) picked \(picked[0].tmdbID) in round \(name) and nobody closed it, but the server has no pick")
                 )
@@ -136,7 +162,8 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         let keys = Set(cast.map { "\($0.tmdbID)/\($0.member)" }).sorted()
         for key in keys {
             let writes = cast.filter { "\($0.tmdbID)/\($0.member)" == key }
-            guard Set(writes.map(\.device)).count == 1, let last = writes.last else { continue }
+            guard Set(writes.map(\.device)).count == 1, !writes.contains(where: \.beforeRestore), let last = writes.last
+            else { continue }
             let device = world.devices[last.device]
             let memberKey = last.member == "mem_demo" ? FamilyClient.selfKey : last.member
             let local = try await device.runtime.store.read { db in

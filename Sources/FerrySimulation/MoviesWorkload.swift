@@ -29,6 +29,15 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
 
     /// How each device last left each film (by TMDB id) after a write it acknowledged.
     private var lastWrite: [Int: [Int: Entry?]] = [:]
+    /// Films written before a restore of the server: whichever write is on it now, the
+    /// restore's or a later one, none is lost.
+    private var restoredAway: Set<Int> = []
+
+    /// After a restore, the films written before it are no longer followed: every device
+    /// must still show the server's list, enriched.
+    var followsRestores: Bool { true }
+
+    func serverRestored() { restoredAway.formUnion(lastWrite.keys) }
 
     func draw(device: Int, using random: inout SeededRandom) -> String {
         let film = SimulatedFilm.all.randomElement(using: &random)!.key
@@ -96,7 +105,7 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
                 )
             }
         }
-        for (tmdbID, writers) in lastWrite.sorted(by: { $0.key < $1.key }) where writers.count == 1 {
+        for (tmdbID, writers) in lastWrite.sorted(by: { $0.key < $1.key }) where writers.count == 1 && !restoredAway.contains(tmdbID) {
             let (device, left) = writers.first!
             let now = server[tmdbID].map(\.entry)
             if now != left {

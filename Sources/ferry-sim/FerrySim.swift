@@ -44,7 +44,7 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Only these workloads, comma-separated (recipes, notes, movies, family, audio).")
     var workloads: String?
 
-    @Flag(help: "Now and then restore the server from the backup of its last restart (runs of recipes and notes only).")
+    @Flag(help: "Now and then restore the server from the backup of its last restart (where every workload's checks allow for it, as the shipped ones do).")
     var restores = false
 
     @Flag(help: "Start no seed after the first that fails (with --jobs 1: stop there).")

@@ -119,6 +119,9 @@ final class SimulatedNetwork: Sendable {
                 if other == nil { state.lastCut = now }
                 throw TransportFailure(reason: "the device is offline")
             }
+            guard other != nil || Self.passesGateway(path) else {
+                throw TransportFailure(reason: "the server's gateway passes only \(Self.gatewayPrefix) paths")
+            }
             guard let next = state.faults.first else { return nil }
             if next == .refuseToken, other != nil || request.header("Authorization") == nil { return nil }
             return state.faults.removeFirst()
@@ -182,6 +185,14 @@ final class SimulatedNetwork: Sendable {
         if fromServer { cut() }
         return TransportFailure(reason: reason)
     }
+
+    /// The server sits behind a gateway that passes only the protocol's paths, as a reverse
+    /// proxy in front of a deployed server may: a request for any other path on its host
+    /// (its base URL itself, say) gets no answer, though the way to the server is not cut.
+    /// A device that asked such a path to learn whether the server is there would never find it.
+    static let gatewayPrefix = "/v1/"
+
+    private static func passesGateway(_ path: String) -> Bool { path.hasPrefix(gatewayPrefix) }
 
     /// The host `url` names; nil for a path on the server.
     static func host(of url: String) -> String? {

@@ -363,6 +363,9 @@ struct SimulationRun {
         for device in world.devices {
             for operation in try await device.operations() {
                 let state = operation.state
+                if state == .dead, workloads.contains(where: { $0.name == operation.plugin && $0.needsPerson(operation) }) {
+                    continue
+                }
                 let invariant = state == .dead ? "needs-person" : "not-drained"
                 violations.append(
                     SimulationViolation(

@@ -35,6 +35,11 @@ public protocol SimulationWorkload: AnyObject, Sendable {
     /// The server went back to the data of a backup: the writes it acknowledged since are
     /// lost by design, and a write some device made before now may or may not be on it.
     func serverRestored()
+    /// Whether `operation`, a write of this workload's plugin that a device left dead once
+    /// the world settled, is one a person really must see (`ferry status` names it): the
+    /// server can never take it, by design. Any other dead write is a violation
+    /// (`needs-person`).
+    func needsPerson(_ operation: QueuedOperation) -> Bool
 }
 
 extension SimulationWorkload {
@@ -46,6 +51,9 @@ extension SimulationWorkload {
 
     /// Nothing to forget.
     public func serverRestored() {}
+
+    /// Every write the world leaves dead is a violation.
+    public func needsPerson(_ operation: QueuedOperation) -> Bool { false }
 
     /// Nothing to check between requests.
     public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] { [] }
