@@ -130,7 +130,9 @@ struct FaultTests {
         let deadline = clock.now + .seconds(20)
         while clock.now < deadline && !back {
             do {
-                _ = try await server.request(.GET, "/v1/health", timeout: .milliseconds(200))
+                // Short while looking for the listener gone; once it was, long enough for
+                // a loaded machine to answer.
+                _ = try await server.request(.GET, "/v1/health", timeout: refused ? .seconds(3) : .milliseconds(200))
                 back = refused
             } catch {
                 refused = true
