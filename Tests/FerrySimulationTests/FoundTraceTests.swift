@@ -256,6 +256,22 @@ extension FoundTraceTests {
         #expect(verdict.violations == [])
     }
 
+    /// needs-person, with restores (`ferry-sim --restores`, seed 8, once family followed
+    /// them): a vote queued for a round the restored server forgot can never be taken
+    /// (`404 round_not_found`). It stays dead for the person to see, by design, and the run
+    /// passes; any other dead write would still fail it.
+    @Test func aVoteInARoundTheRestoredServerForgotStaysForAPersonToSee() async {
+        let verdict = await Self.run(
+            [
+                "act 0 family close", "sync 0", "act 1 family start night-63", "sync 1", "act 1 family vote 949 up self",
+                "restore-server",
+            ],
+            seed: 8,
+            restores: true
+        )
+        #expect(verdict.violations == [])
+    }
+
     /// diverged, with restores (`ferry-sim --restores`, seed 85): device 1 pulled before the
     /// backup, wrote a note after it, and the server was restored without the note; its
     /// cursor was one the restored server knew, so it kept showing the note for good. A
