@@ -24,6 +24,7 @@ struct ConnectivityTests {
         try await TestPluginServer.with { server, url in
             let up = ProbeConnectivity(
                 remotes: { [url] },
+                timeout: patientProbeTimeout,
                 interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: TestClock()
             )
@@ -54,6 +55,7 @@ struct ConnectivityTests {
             let probe = ProbeConnectivity(
                 remotes: { [url] },
                 interval: 15,
+                timeout: patientProbeTimeout,
                 interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: clock
             )
@@ -89,7 +91,7 @@ struct ConnectivityTests {
                     encoding: .utf8
                 )
             }
-            let probe = ProbeConnectivity(remotes: { [url] }, interval: 15, interfaces: interfaces, clock: clock)
+            let probe = ProbeConnectivity(remotes: { [url] }, interval: 15, timeout: patientProbeTimeout, interfaces: interfaces, clock: clock)
             #expect(
                 await probe.current()
                     == ConnectivityState(reachable: true, interface: .wifi, metered: false, source: "probe")
@@ -123,6 +125,7 @@ struct ConnectivityTests {
             let probe = ProbeConnectivity(
                 remotes: { [url] },
                 interval: 15,
+                timeout: patientProbeTimeout,
                 interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: clock
             )

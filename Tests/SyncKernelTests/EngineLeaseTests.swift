@@ -131,6 +131,7 @@ struct EngineLeaseTests {
             let probe = ProbeConnectivity(
                 remotes: { [url] },
                 interval: 15,
+                timeout: patientProbeTimeout,
                 interfaces: try FakeInterfaces.make([("eth0", true, false)]),
                 clock: clock
             )

@@ -10,6 +10,7 @@ import Foundation
 actor ProbeConnectivity: ConnectivityMonitor {
     private let remotes: @Sendable () async -> [String]
     private let interval: TimeInterval
+    private let timeout: TimeInterval
     private let interfaces: NetworkInterfaces
     private let clock: any KernelClock
     private let executor: any HTTPExecutor
@@ -19,21 +20,24 @@ actor ProbeConnectivity: ConnectivityMonitor {
     /// Creates a monitor that probes `remotes` and trusts a result for `interval` seconds.
     ///
     /// - Parameters:
-    ///   - remotes: the base URLs of the remotes; each is probed at `/v1/health`, with a
-    ///     3 second timeout, until one answers. With no remote, a link that is up is enough.
+    ///   - remotes: the base URLs of the remotes; each is probed at `/v1/health` until one
+    ///     answers. With no remote, a link that is up is enough.
     ///   - interval: how long, in seconds, a result is reused.
+    ///   - timeout: how long, in seconds, a probe waits for its answer.
     ///   - interfaces: where the kind of link is read (tests pass a fake folder).
     ///   - clock: the clock that ages results.
     ///   - executor: what puts the probe on the wire (the runtime's, so tests can replace it).
     public init(
         remotes: @escaping @Sendable () async -> [String],
         interval: TimeInterval = 15,
+        timeout: TimeInterval = 3,
         interfaces: NetworkInterfaces = NetworkInterfaces(),
         clock: any KernelClock = SystemClock(),
         executor: any HTTPExecutor = AsyncHTTPExecutor()
     ) {
         self.remotes = remotes
         self.interval = interval
+        self.timeout = timeout
         self.interfaces = interfaces
         self.clock = clock
         self.executor = executor
@@ -94,7 +98,7 @@ actor ProbeConnectivity: ConnectivityMonitor {
                 url: Self.healthURL(of: base),
                 headers: [("User-Agent", "Ferry"), ("Accept", "application/json")],
                 body: nil,
-                timeout: 3
+                timeout: timeout
             )
             if (try? await executor.execute(probe, maxBodyBytes: 64 << 10)) != nil { return true }
         }
