@@ -105,7 +105,6 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
     func serverRestored() {
         restored = true
         for index in picks.indices { picks[index].beforeRestore = true }
-        for index in closes.indices { closes[index].beforeRestore = true }
         for index in votes.indices { votes[index].beforeRestore = true }
     }
 
