@@ -119,7 +119,7 @@ final class SimulatedNetwork: Sendable {
                 if other == nil { state.lastCut = now }
                 throw TransportFailure(reason: "the device is offline")
             }
-            guard other != nil || Self.passesGateway(path) else {
+            guard other != nil || path.hasPrefix(Self.gatewayPrefix) else {
                 throw TransportFailure(reason: "the server's gateway passes only \(Self.gatewayPrefix) paths")
             }
             guard let next = state.faults.first else { return nil }
@@ -191,8 +191,6 @@ final class SimulatedNetwork: Sendable {
     /// (its base URL itself, say) gets no answer, though the way to the server is not cut.
     /// A device that asked such a path to learn whether the server is there would never find it.
     static let gatewayPrefix = "/v1/"
-
-    private static func passesGateway(_ path: String) -> Bool { path.hasPrefix(gatewayPrefix) }
 
     /// The host `url` names; nil for a path on the server.
     static func host(of url: String) -> String? {
