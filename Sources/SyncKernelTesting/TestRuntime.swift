@@ -69,8 +69,8 @@ public struct TestRuntime: Sendable {
         try await runtime.store.read { db in
             var layouts: [String: String?] = [:]
             for row in try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT name, layout FROM kernel_cursors WHERE plugin = ?"),
-                arguments: [plugin]
+                db.cachedStatement(sql: "SELECT name, layout FROM kernel_cursors WHERE plugin = ? AND name != ?"),
+                arguments: [plugin, SyncCursors.unpulled]
             ) {
                 layouts[row["name"]] = .some(row["layout"])
             }

@@ -21,7 +21,9 @@ extension PluginContext {
     /// presents the lowest and highest change numbers write answers gave since the feed's
     /// last pull (`seen`, docs/protocol.md §6): a remote restored from a backup that forgot
     /// one of those writes answers `invalid_cursor` to them too, though the cursor, from
-    /// before the backup, is one it knows.
+    /// before the backup, is one it knows. A feed's first pull presents the numbers of the
+    /// plugin's writes answered before it (``SyncCursors/unpulled``): the writes a device made
+    /// offline before it ever pulled are followed too.
     ///
     /// - Parameters:
     ///   - path: the feed's path below the plugin's remote.
@@ -46,12 +48,22 @@ extension PluginContext {
         apply: @escaping ApplyChange,
         sweep: Sweep? = nil
     ) async throws -> PullSummary {
+        guard cursorName != SyncCursors.unpulled else {
+            throw FerryError(
+                .plugin,
+                "\(name): '\(cursorName)' is the kernel's own name among cursors;"
+                    + " give the feed \(path) another (cursor:)."
+            )
+        }
         let plugin = name
         let (start, stored, seen) = try await store.read { db in
-            (
-                try SyncCursors.cursor(plugin: plugin, name: cursorName, in: db),
-                try SyncCursors.layout(plugin: plugin, name: cursorName, in: db),
-                try SyncCursors.seen(plugin: plugin, name: cursorName, in: db)
+            let start = try SyncCursors.cursor(plugin: plugin, name: cursorName, in: db)
+            // A feed never pulled presents, and resyncs for, what its plugin's others do not.
+            let row = start == nil ? SyncCursors.unpulled : cursorName
+            return (
+                start,
+                try SyncCursors.layout(plugin: plugin, name: row, in: db),
+                try SyncCursors.seen(plugin: plugin, name: row, in: db)
             )
         }
         let feed = Feed(path: path, cursor: cursorName, pageSize: pageSize, layout: layout, seen: seen)

@@ -33,7 +33,8 @@ public enum SyncCursors {
     /// Stores `cursor` and the `layout` of the rows it covers for `plugin` under `name`,
     /// replacing the ones before; call it in the transaction that applies those rows. The
     /// change numbers up to the highest the pull presented (`checked`) are done with; from
-    /// there to a higher one noted since, the next pull presents them.
+    /// there to a higher one noted since, the next pull presents them. A feed's first
+    /// cursor takes them from the plugin's feeds never pulled (``unpulled``).
     static func save(
         _ cursor: String,
         layout: String?,
@@ -43,21 +44,30 @@ public enum SyncCursors {
         now: Date,
         in db: Database
     ) throws {
+        // A feed's first cursor: its row starts as a copy of the unpulled one's numbers.
         try db.cachedStatement(
             sql: """
-                INSERT INTO kernel_cursors (plugin, name, cursor, layout, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (plugin, name) DO UPDATE SET
-                    cursor = excluded.cursor, layout = excluded.layout, updated_at = excluded.updated_at,
+                INSERT OR IGNORE INTO kernel_cursors (plugin, name, cursor, updated_at, seen_first, seen_last)
+                SELECT ?1, ?2, '', 0, unpulled.seen_first, unpulled.seen_last
+                FROM (SELECT 1) LEFT JOIN kernel_cursors unpulled ON unpulled.plugin = ?1 AND unpulled.name = ?3
+                """
+        ).execute(arguments: [plugin, name, unpulled])
+        try db.cachedStatement(
+            sql: """
+                UPDATE kernel_cursors SET cursor = ?3, layout = ?4, updated_at = ?5,
                     seen_first = CASE WHEN ?6 IS NULL THEN seen_first WHEN seen_last <= ?6 THEN NULL
                         ELSE MAX(seen_first, ?6) END,
                     seen_last = CASE WHEN ?6 IS NULL THEN seen_last WHEN seen_last <= ?6 THEN NULL ELSE seen_last END
+                WHERE plugin = ?1 AND name = ?2
                 """
         ).execute(arguments: [plugin, name, cursor, layout, now.timeIntervalSince1970, checked?.upperBound])
     }
 
     /// Notes the change numbers a send's answers gave (`Ferry-Change`) beside every cursor
-    /// of `plugin`, widening what each of its feeds presents at its next pull.
+    /// of `plugin`, widening what each of its feeds presents at its next pull, and beside
+    /// ``unpulled``, for the first pull of a feed that has no cursor yet.
     static func noteSeen(_ changes: ClosedRange<Int>, plugin: String, in db: Database) throws {
+        try keepUnpulled(plugin: plugin, in: db)
         try db.cachedStatement(
             sql: """
                 UPDATE kernel_cursors SET seen_first = MIN(COALESCE(seen_first, ?1), ?1),
@@ -67,13 +77,28 @@ public enum SyncCursors {
         ).execute(arguments: [changes.lowerBound, changes.upperBound, plugin])
     }
 
+    /// The name of the row that stands, beside a plugin's cursors, for its feeds never
+    /// pulled: what a write answer or a reset notes there, a feed's first pull takes
+    /// (`PluginContext.follow`). Without it, a write sent before a feed's first pull, that
+    /// a server restored from a backup then forgot, would stay on the device for good.
+    /// It has no cursor of its own (an empty one), and no plugin may name a feed so.
+    public static let unpulled = "kernel.unpulled"
+
+    /// Makes sure `plugin` has its ``unpulled`` row.
+    private static func keepUnpulled(plugin: String, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO kernel_cursors (plugin, name, cursor, updated_at) VALUES (?, ?, '', 0)"
+        ).execute(arguments: [plugin, unpulled])
+    }
+
     /// The layout a reset leaves beside a cursor: whatever the plugin's own, its next pull
     /// pulls the feed again from the start and sweeps what the remote no longer has.
     static let resyncLayout = "kernel.resync"
 
-    /// Marks every cursor of `plugin` for a resync (``resyncLayout``): its next pull starts
-    /// from the beginning and drops the rows the remote no longer has.
+    /// Marks every cursor of `plugin` for a resync (``resyncLayout``), ``unpulled`` too: its
+    /// next pull starts from the beginning and drops the rows the remote no longer has.
     static func reset(plugin: String, in db: Database) throws {
+        try keepUnpulled(plugin: plugin, in: db)
         try db.cachedStatement(sql: "UPDATE kernel_cursors SET layout = ? WHERE plugin = ?")
             .execute(arguments: [resyncLayout, plugin])
     }
