@@ -7,7 +7,7 @@ import Testing
 
 /// The running loop on a test clock: it sleeps when there is nothing it can do, and probes
 /// sooner while work waits for connectivity.
-@Suite("Engine: the loop sleeps and probes", .timeLimit(.minutes(1)))
+@Suite("Engine: the loop sleeps and probes", .timeLimit(.minutes(3)))
 struct EngineLoopTests {
     @Test func anOfflineLoopWithDueWorkSleepsInsteadOfSpinning() async throws {
         let counting = CountingConnectivity(.offline)

@@ -8,7 +8,7 @@ import Testing
 
 /// How the queue gets going again by itself: after a refused session, a request that got no
 /// answer, a lease left behind by another runner.
-@Suite("Engine: recovering without a person", .timeLimit(.minutes(1)))
+@Suite("Engine: recovering without a person", .timeLimit(.minutes(3)))
 struct EngineRecoveryTests {
     @Test func aHeldQueueResumesByItselfOnceAnotherCredentialIsThere() async throws {
         try await TestPluginServer.with { server, url in

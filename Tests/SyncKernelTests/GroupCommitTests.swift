@@ -5,7 +5,7 @@ import Testing
 
 @testable import SyncKernel
 
-@Suite("Group commit: writes waiting together commit together, a failing one alone loses", .timeLimit(.minutes(1)))
+@Suite("Group commit: writes waiting together commit together, a failing one alone loses", .timeLimit(.minutes(3)))
 struct GroupCommitTests {
     struct Refused: Error, Equatable { let name: String }
 

@@ -4,7 +4,7 @@ import Synchronization
 /// Waits until `condition` holds, looking again every millisecond; fails after `seconds`
 /// of wall time. For a state another task reaches without any event to await: the result
 /// never depends on how long the wait is, only the time to notice it does.
-func eventually(_ what: String, within seconds: TimeInterval = 60, _ condition: () -> Bool) async throws {
+func eventually(_ what: String, within seconds: TimeInterval = 180, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < deadline else { throw Timeout(what: what) }
