@@ -16,7 +16,7 @@ import Glibc
     .enabled(if: FerryExecutable.isBuilt, "needs the ferry executable (swift build)")
 )
 struct AudioKillTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aRunnerKilledMidDownloadLeavesNothingHalfWrittenAndTheNextStartFinishes() async throws {
         let server = try await DemoFerryServer.start { $0.demoTrackSeconds = 5 }
         let ferry = try FerryExecutable.configured(

@@ -9,7 +9,7 @@ import Testing
 /// becomes a dead letter, and nothing stays on disk.
 @Suite("Audio: cancelling a download in progress")
 struct CancelTests {
-    @Test(.timeLimit(.minutes(1))) func removingAnAlbumMidDownloadLeavesNoDeadLetterAndNoFile() async throws {
+    @Test(.timeLimit(.minutes(3))) func removingAnAlbumMidDownloadLeavesNoDeadLetterAndNoFile() async throws {
         let tap = WireTap()
         tap.stall(Demo.file(1, 2))
         let harness = try await AudioHarness.start(kernel: "sync: {concurrency: 1, batch_size: 1}", executor: tap)

@@ -67,7 +67,7 @@ struct RestartTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func nothingHalfDownloadedIsReportedCompleteAndTheNextRunFinishesTheAlbum() async throws {
+    @Test(.timeLimit(.minutes(3))) func nothingHalfDownloadedIsReportedCompleteAndTheNextRunFinishesTheAlbum() async throws {
         try await Self.dropMidDownload { restart in
             let reopened = restart.reopened
             let library = try reopened.library()
@@ -111,7 +111,7 @@ struct RestartTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aDownloadResumedAfterARestartIsGuardedByTheFirstAnswersETag() async throws {
+    @Test(.timeLimit(.minutes(3))) func aDownloadResumedAfterARestartIsGuardedByTheFirstAnswersETag() async throws {
         try await Self.dropMidDownload { restart in
             _ = try await restart.reopened.test.runOnce()
             let resumed = try #require(restart.recorder.requests(for: Demo.file(1, 2)).first)

@@ -6,7 +6,7 @@ import Testing
 
 /// The list read through the memory tier, while `ferry` commands in other processes
 /// change the same store.
-@Suite("Recipes: reads see other processes' writes", .timeLimit(.minutes(1)))
+@Suite("Recipes: reads see other processes' writes", .timeLimit(.minutes(3)))
 struct CrossProcessReadTests {
     /// An offline runtime on a store in a new folder, and `ferry` on the same config.
     struct Setup {

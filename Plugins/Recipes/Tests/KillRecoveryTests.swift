@@ -10,7 +10,7 @@ import Testing
 struct KillRecoveryTests {
     @Test(
         .enabled(if: FerryExecutable.isBuilt, "needs .build/debug/ferry: run `swift build` first"),
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(3))
     )
     func aRunnerKilledMidRequestLosesNothingAndAppliesNothingTwice() async throws {
         try await RecipeServer.with { server in
