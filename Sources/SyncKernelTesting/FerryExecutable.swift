@@ -120,8 +120,17 @@ public struct FerryExecutable: Sendable {
         let folder =
             folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("ferry-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try config.write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try patientProbe(config).write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         return try FerryExecutable(in: folder, environment: environment)
+    }
+
+    /// `config`, when it names a server and says nothing of how to probe it, with a probe
+    /// that waits up to a minute: the server a test runs in its own process answers late
+    /// on a two-core machine busy with the rest of the suite, and a 3-second probe took it
+    /// for unreachable.
+    static func patientProbe(_ config: String) -> String {
+        guard config.contains("server:"), !config.contains("network:") else { return config }
+        return config + "\nnetwork: {probe_timeout: 60s}\n"
     }
 
     /// Runs `ferry arguments...` to the end and returns what it printed. Standard input

@@ -34,6 +34,8 @@ struct ConfigurationTests {
         #expect(configuration.kernel.sync.pollInterval.value == 0.25)
         #expect(configuration.kernel.sync.pullEvery.value == 300)
         #expect(configuration.kernel.sync.requestTimeout.value == 10)
+        #expect(try parse("network: {probe_timeout: 20s}\n").kernel.network.probeTimeout.value == 20)
+        #expect(try parse("").kernel.network.probeTimeout.value == 3)
     }
 
     @Test func anUnknownKeyIsNamedWithItsLine() {
@@ -81,6 +83,9 @@ struct ConfigurationTests {
         #expect(message("sync: {concurrency: 0}\n")?.contains("sync.concurrency must be between 1 and 256") == true)
         #expect(
             message("sync: {poll_interval: 0}\n")?.contains("sync.poll_interval must be between 10ms and 60s") == true
+        )
+        #expect(
+            message("network: {probe_timeout: 0s}\n")?.contains("network.probe_timeout must be between 100ms and 5m") == true
         )
         #expect(message("data_dir: \"\"\n")?.contains("data_dir is empty") == true)
     }

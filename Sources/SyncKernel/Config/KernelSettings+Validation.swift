@@ -18,6 +18,9 @@ extension KernelSettings {
         if !(0.01...60).contains(sync.pollInterval.value) {
             try refuse("sync.poll_interval", "must be between 10ms and 60s")
         }
+        if !(0.1...300).contains(network.probeTimeout.value) {
+            try refuse("network.probe_timeout", "must be between 100ms and 5m")
+        }
         if sync.requestTimeout.value < 0.1 { try refuse("sync.request_timeout", "must be at least 100ms") }
         if sync.pullEvery.value < 1 { try refuse("sync.pull_every", "must be at least 1s") }
         if !(1...500).contains(sync.batchSize) {

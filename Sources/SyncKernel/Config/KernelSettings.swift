@@ -70,13 +70,18 @@ public struct NetworkSettings: Codable, Sendable {
     /// How long a probe result is trusted; also the longest wait between the quicker probes
     /// made while the remote is unreachable and work waits for it.
     public var probeInterval: Seconds = 15
+    /// How long a probe waits for the remote's answer before it takes the remote for
+    /// unreachable: longer on a slow link (a satellite's), where the remote is there but
+    /// answers late.
+    public var probeTimeout: Seconds = 3
 
-    /// Creates the defaults: `auto`, and a 15 second probe interval.
+    /// Creates the defaults: `auto`, a 15 second probe interval, a 3 second probe timeout.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case mode
         case probeInterval = "probe_interval"
+        case probeTimeout = "probe_timeout"
     }
 
     /// Decodes the section; a key that is absent keeps its default.
@@ -84,6 +89,7 @@ public struct NetworkSettings: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decodeIfPresent(NetworkOverride.self, forKey: .mode) ?? mode
         probeInterval = try container.decodeIfPresent(Seconds.self, forKey: .probeInterval) ?? probeInterval
+        probeTimeout = try container.decodeIfPresent(Seconds.self, forKey: .probeTimeout) ?? probeTimeout
     }
 }
 

@@ -234,6 +234,7 @@ public final class FerryRuntime: Sendable {
             ?? ProbeConnectivity(
                 remotes: { [remotes] in await resolver.urls(for: remotes) },
                 interval: configuration.kernel.network.probeInterval.value,
+                timeout: configuration.kernel.network.probeTimeout.value,
                 interfaces: NetworkInterfaces(root: options.networkInterfaces),
                 clock: options.clock,
                 executor: executor
