@@ -44,9 +44,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "FerryHashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // SQLite's process-wide settings, which only C can make (`sqlite3_config` takes varargs).
+        .target(name: "CFerrySQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "SyncKernel",
             dependencies: [
+                "CFerrySQLite",
                 "FerryHashing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
@@ -70,6 +73,7 @@ let package = Package(
         .target(
             name: "FerryServer",
             dependencies: [
+                "CFerrySQLite",
                 "FerryHashing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -1,3 +1,4 @@
+import CFerrySQLite
 import Foundation
 import GRDB
 
@@ -39,6 +40,9 @@ public final class FerryStore: Sendable {
         durability: Durability = .normal,
         migrations: [StoreMigration] = []
     ) throws -> FerryStore {
+        // Before the process's first connection: SQLite's allocations then take no lock
+        // shared by every connection (a fifth more of the batched drain, ferry-bench).
+        _ = ferry_sqlite_prepare_process()
         let files = StoreFiles(path: path)
         try files.prepareFolder()
         let lock = try FileLock(path: files.lockPath)
@@ -98,6 +102,7 @@ public final class FerryStore: Sendable {
 
     /// Creates a store in memory, for tests and previews.
     public static func inMemory(migrations: [StoreMigration] = []) throws -> FerryStore {
+        _ = ferry_sqlite_prepare_process()  // see open(at:)
         let queue = try DatabaseQueue(configuration: configuration(.normal))
         let store = FerryStore(writer: queue, path: nil, version: StoreVersion(memory: queue))
         try store.migrate(migrations)

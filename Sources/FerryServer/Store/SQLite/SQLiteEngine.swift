@@ -1,3 +1,4 @@
+import CFerrySQLite
 import Foundation
 import GRDB
 
@@ -14,6 +15,7 @@ struct SQLiteEngine: StorageEngine {
 
     /// Opens (creating if needed) and migrates the database.
     init(dataDirectory: String?, busyTimeout: TimeInterval) throws {
+        _ = ferry_sqlite_prepare_process()  // see FerryStore.open
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Several processes may serve one data folder (two `ferry` commands with an embedded server).
