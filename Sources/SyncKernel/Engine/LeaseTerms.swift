@@ -50,9 +50,7 @@ struct LeaseTerms: Sendable {
         let deliveries = DeliveryPlan.deliveries(due, slots: slots) { plugin in
             unbatched.contains(plugin) ? 1 : batchSize
         }
-        for operation in deliveries.joined() {
-            try OutboxQueries.lease(operation.sequence, owner: owner, until: until, in: db)
-        }
+        try OutboxQueries.lease(deliveries.joined().map(\.sequence), owner: owner, until: until, in: db)
         return .leased(deliveries)
     }
 }
