@@ -91,39 +91,22 @@ enum BatchWire {
     /// The answers of a `200` batch response, in the order of the requests, or nil when the
     /// body is not a batch answer for `count` requests.
     static func decode(_ body: Data, count: Int) -> [HTTPResponse]? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let answers = object["responses"] as? [Any], answers.count == count
-        else { return nil }
-        let spans = bodySpans(in: body).flatMap { $0.count == count ? $0 : nil }
+        guard let answers = BatchAnswerReader.answers(in: body), answers.count == count else { return nil }
         var responses: [HTTPResponse] = []
-        for (index, answer) in answers.enumerated() {
-            guard let answer = answer as? [String: Any], let status = answer["status"] as? Int,
-                let response = response(status: status, answer, bodyBytes: spans?[index].map { body[$0] })
-            else { return nil }
-            responses.append(response)
+        responses.reserveCapacity(count)
+        for answer in answers {
+            guard let status = answer.status else { return nil }
+            var headers = answer.headers
+            var bytes = Data()
+            if let encoded = answer.base64 {
+                guard let decoded = Data(base64Encoded: encoded) else { return nil }
+                bytes = decoded
+            } else if let json = answer.body {
+                bytes = json
+                headers["content-type"] = headers["content-type"] ?? "application/json"
+            }
+            responses.append(HTTPResponse(status: status, headers: headers, body: bytes))
         }
         return responses
-    }
-
-    /// One answer; `bodyBytes`, when the scanner found them, are its JSON body's bytes as
-    /// the server wrote them, else the parsed body is serialized again.
-    private static func response(status: Int, _ answer: [String: Any], bodyBytes: Data?) -> HTTPResponse? {
-        var headers: [String: String] = [:]
-        for (name, value) in answer["headers"] as? [String: Any] ?? [:] {
-            if let value = value as? String { headers[name.lowercased()] = value }
-        }
-        var body = Data()
-        if let encoded = answer["body_base64"] as? String {
-            guard let bytes = Data(base64Encoded: encoded) else { return nil }
-            body = bytes
-        } else if let json = answer["body"], !(json is NSNull) {
-            guard
-                let bytes = bodyBytes
-                    ?? (try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
-            else { return nil }
-            body = Data(bytes)
-            headers["content-type"] = headers["content-type"] ?? "application/json"
-        }
-        return HTTPResponse(status: status, headers: headers, body: body)
     }
 }
