@@ -43,6 +43,17 @@ struct BatchAnswerReader {
         }
     }
 
+    /// Whether `data` is one JSON value (a sub-request's body, say), by the same rules.
+    static func isJSON(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var reader = BatchAnswerReader(raw)
+            reader.skipSpace()
+            guard reader.skipValue(depth: 0) != nil else { return false }
+            reader.skipSpace()
+            return reader.at == raw.count
+        }
+    }
+
     // MARK: - The batch answer's shape
 
     private mutating func document() -> [Answer]? {

@@ -22,7 +22,7 @@ enum BatchWire {
         var body: Data?
         if let data = request.body, !data.isEmpty {
             guard request.header("Content-Type")?.lowercased().hasPrefix("application/json") == true,
-                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+                BatchAnswerReader.isJSON(data)
             else { return nil }
             body = data
         }
