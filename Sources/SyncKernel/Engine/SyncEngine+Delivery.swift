@@ -143,9 +143,16 @@ extension SyncEngine {
         // since (a deletion by another device): the plugin's feed is pulled again from the
         // start, its tombstones included.
         let resync = Set(accepted.filter { answeredFromRecord.remove($0.0.id) != nil }.map(\.0.plugin))
-        let seen = accepted.compactMap { operation, _ in
-            remoteChanges.removeValue(forKey: operation.id).map { (plugin: operation.plugin, changes: $0) }
+        // The change numbers of the answers, one range per plugin (noted as one: the
+        // cursors keep the lowest and the highest).
+        var answered: [String: ClosedRange<Int>] = [:]
+        for (operation, _) in accepted {
+            guard let changes = remoteChanges.removeValue(forKey: operation.id) else { continue }
+            answered[operation.plugin] = answered[operation.plugin].map {
+                min($0.lowerBound, changes.lowerBound)...max($0.upperBound, changes.upperBound)
+            } ?? changes
         }
+        let seen = answered
         // Each outcome's local change that threw, in a savepoint: the others commit.
         var unrecordable: [(any Error)?] = Array(repeating: nil, count: accepted.count)
         // The write as a whole that failed: nothing of it is left.
