@@ -18,7 +18,7 @@ struct BatchAnswerReaderTests {
             let expected = try #require(Self.foundation(data, count: count), "Foundation refused \(text)")
             let read = try #require(BatchWire.decode(data, count: count), "refused \(text)")
             #expect(Self.same(read, expected), "\(text)")
-            #expect(BatchAnswerReader.isJSON(data), "\(text)")
+            #expect(JSONScanner.isJSON(data), "\(text)")
         }
     }
 
@@ -32,7 +32,7 @@ struct BatchAnswerReaderTests {
             let read = BatchWire.decode(data, count: count)
             let shown = String(reflecting: String(decoding: data, as: UTF8.self))
             let json = (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-            #expect(BatchAnswerReader.isJSON(data) == json || Self.hasTrailingComma(data), "JSON or not: \(shown)")
+            #expect(JSONScanner.isJSON(data) == json || Self.hasTrailingComma(data), "JSON or not: \(shown)")
             if let read {
                 let expected = try #require(expected, "read what Foundation refuses: \(shown)")
                 #expect(Self.same(read, expected), "\(shown)")

@@ -22,7 +22,7 @@ enum BatchWire {
         var body: Data?
         if let data = request.body, !data.isEmpty {
             guard request.header("Content-Type")?.lowercased().hasPrefix("application/json") == true,
-                BatchAnswerReader.isJSON(data)
+                JSONScanner.isJSON(data)
             else { return nil }
             body = data
         }
