@@ -70,17 +70,9 @@ final class BatchIdempotency: Sendable {
             defer { state.unsaved = [] }
             return state.unsaved
         }
-        if !unsaved.isEmpty { try crash.check() }
-        for (key, record) in unsaved {
-            try IdempotencyStore.save(
-                db,
-                userID: userID,
-                key: key,
-                fingerprint: record.fingerprint,
-                response: record.response,
-                now: now
-            )
-        }
+        guard !unsaved.isEmpty else { return }
+        try crash.check()
+        try IdempotencyStore.saveAll(db, userID: userID, unsaved, now: now)
     }
 
     /// Gives the claimed keys back.

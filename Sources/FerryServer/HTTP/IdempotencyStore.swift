@@ -63,17 +63,51 @@ enum IdempotencyStore {
         response: APIResponse,
         now: Date
     ) throws {
-        let headers = String(decoding: JSON.object(response.headers.mapValues(JSON.string)).encoded(), as: UTF8.self)
-        try db.execute(
-            sql: """
-                INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, key) DO UPDATE SET
-                    fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
-                    body = excluded.body, created_at = excluded.created_at
-                """,
-            arguments: [userID, key, fingerprint, response.status.code, headers, response.body, Timestamp.string(now)]
-        )
+        try saveAll(db, userID: userID, [(key, Record(fingerprint: fingerprint, response: response))], now: now)
+    }
+
+    /// Saves `records` of `userID`, the last one of a key standing: a statement for every
+    /// 64 records, each a power of two of rows (the statements kept for the connection's
+    /// life, at most seven), one row per key.
+    static func saveAll(
+        _ db: any SQLSession,
+        userID: String,
+        _ records: [(key: String, record: Record)],
+        now: Date
+    ) throws {
+        var last: [String: Int] = [:]
+        for (index, entry) in records.enumerated() { last[entry.key] = index }
+        let rows = records.indices.filter { last[records[$0].key] == $0 }.map { records[$0] }
+        let createdAt = Timestamp.string(now)
+        var start = 0
+        while start < rows.count {
+            let remaining = rows.count - start
+            let width = min(64, 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
+            var arguments = SQLArguments()
+            for (key, record) in rows[start..<start + width] {
+                let response = record.response
+                let headers = String(
+                    decoding: JSON.object(response.headers.mapValues(JSON.string)).encoded(),
+                    as: UTF8.self
+                )
+                arguments += [
+                    userID, key, record.fingerprint, response.status.code, headers, response.body, createdAt,
+                ]
+            }
+            try db.execute(sql: saveStatements[width.trailingZeroBitCount], arguments: arguments)
+            start += width
+        }
+    }
+
+    /// The upserts of 1, 2, 4 ... 64 records.
+    private static let saveStatements = (0...6).map { power in
+        """
+        INSERT INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
+        VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: 1 << power).joined(separator: ", "))
+        ON CONFLICT (user_id, key) DO UPDATE SET
+            fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+            body = excluded.body, created_at = excluded.created_at
+        """
     }
 
     /// The decoder of a record's headers, shared by every record.
