@@ -99,6 +99,17 @@ import Testing
         #expect(verdict.violations == [])
     }
 
+    /// lost-store with `19-empty-store-taken-for-new`: a store left an empty file is refused,
+    /// naming it; once a person puts back the copy, the write queued before goes.
+    @Test func aStoreLeftEmptyIsRefusedAndItsCopyPutBackSendsWhatWasQueued() async {
+        let verdict = await FoundTraceTests.run(
+            ["network 0 offline", "act 0 notes put a 1", "empty-store 0", "network 0 online", "sync 0"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("empty-store 0  -> refused the empty store") })
+    }
+
     /// exposed with `10-store-open-to-other-users`: a device's data folder and its files,
     /// the store's included, are readable by their owner only, through a crash too.
     @Test func aDevicesFilesAreItsOwnersOnly() async {

@@ -69,6 +69,7 @@ public struct Simulation: Sendable {
         var accounts = SeededRandom(seed: options.seed ^ 0xACC0_0A75)
         var outages = SeededRandom(seed: options.seed ^ 0x0D0A_4E55)
         var restores = SeededRandom(seed: options.seed ^ 0x4E57_0BAC)
+        var damages = SeededRandom(seed: options.seed ^ 0xDA3A_6E5D)
         let workloads = workloads()
         // A restore loses acknowledged writes by design: drawn only where every workload
         // can tell those from writes lost otherwise.
@@ -105,7 +106,9 @@ public struct Simulation: Sendable {
                 events.append(.network(device: device, SimulationEvent.NetworkChange.allCases.randomElement(using: &random)!))
             case .fault:
                 events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
-            case .crash: events.append(.crash(device: device))
+            case .crash:
+                // Now and then, drawn apart as accounts are, a crash that leaves the store empty.
+                events.append(damages.chance(0.2) ? .emptyStore(device: device) : .crash(device: device))
             case .restart:
                 // As often an outage of a few seconds as a restart, drawn apart as accounts
                 // are; now and then, a restore from the backup of the last restart.

@@ -18,6 +18,10 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     case fault(device: Int, RequestFault)
     /// The device's process dies between two steps; its store is opened again.
     case crash(device: Int)
+    /// The device's process dies and its store file is left empty (a crash that truncated
+    /// it, a copy that replaced it): the next life must refuse it, naming the file, until a
+    /// person puts back the copy they kept.
+    case emptyStore(device: Int)
     /// The server stops and starts again on its own data.
     case restartServer
     /// The server stops, answers no device for `seconds` (connections refused), and starts
@@ -81,6 +85,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case .network(let device, let change): "network \(device) \(change.rawValue)"
         case .fault(let device, let fault): "fault \(device) \(fault.rawValue)"
         case .crash(let device): "crash \(device)"
+        case .emptyStore(let device): "empty-store \(device)"
         case .restartServer: "restart-server"
         case .serverDown(let seconds): "server-down \(Self.format(seconds))"
         case .restoreServer: "restore-server"
@@ -110,6 +115,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
             guard let fault = RequestFault(rawValue: words[2]) else { return nil }
             self = .fault(device: device, fault)
         case ("crash", let device?, 2): self = .crash(device: device)
+        case ("empty-store", let device?, 2): self = .emptyStore(device: device)
         case ("restart-server", _, 1): self = .restartServer
         case ("restore-server", _, 1): self = .restoreServer
         case ("server-down", _, 2):
