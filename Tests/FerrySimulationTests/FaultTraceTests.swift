@@ -99,15 +99,30 @@ import Testing
         #expect(verdict.violations == [])
     }
 
-    /// lost-store with `19-empty-store-taken-for-new`: a store left an empty file is refused,
-    /// naming it; once a person puts back the copy, the write queued before goes.
+    /// damaged-store with `19-empty-store-taken-for-new`: a store left an empty file is
+    /// refused, naming it; once a person puts back the copy, the write queued before goes.
     @Test func aStoreLeftEmptyIsRefusedAndItsCopyPutBackSendsWhatWasQueued() async {
         let verdict = await FoundTraceTests.run(
-            ["network 0 offline", "act 0 notes put a 1", "empty-store 0", "network 0 online", "sync 0"],
+            ["network 0 offline", "act 0 notes put a 1", "damage-store 0 empty", "network 0 online", "sync 0"],
             seed: 1
         )
         #expect(verdict.violations == [])
-        #expect(verdict.trace.contains { $0.contains("empty-store 0  -> refused the empty store") })
+        #expect(verdict.trace.contains { $0.contains("damage-store 0 empty  -> refused the damaged store") })
+    }
+
+    /// damaged-store with `20-unreadable-id-replaced`: a store where a queued operation's id
+    /// was made unreadable is refused, naming the operation, never read with a new key;
+    /// once a person puts back the copy, the write goes under its own.
+    @Test func anOperationWhoseIdWasMadeUnreadableIsRefusedNotSentUnderANewKey() async {
+        let verdict = await FoundTraceTests.run(
+            [
+                "network 0 offline", "act 0 notes put a 1", "damage-store 0 unreadable-id", "network 0 online",
+                "sync 0",
+            ],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("damage-store 0 unreadable-id  -> refused the damaged store") })
     }
 
     /// exposed with `10-store-open-to-other-users`: a device's data folder and its files,

@@ -257,31 +257,6 @@ public final class SimulatedDevice: @unchecked Sendable {
         try await start()
     }
 
-    /// The process dies and its store is left an empty file, its journal gone. The next
-    /// life must refuse it with an error that names it; a person then puts back the copy
-    /// they kept and the device starts on it. Returns nil so; when the device opened the
-    /// empty file as a new store, how many operations it had queued, which are lost.
-    func emptyTheStore() async throws -> Int? {
-        let queued = try await operations().count
-        let store = runtime.store.path!
-        await stop()
-        let files = [store, store + "-wal", store + "-shm"].filter { FileManager.default.fileExists(atPath: $0) }
-        let copies = try files.map { ($0, try Data(contentsOf: URL(fileURLWithPath: $0))) }
-        for file in files where file != store { try FileManager.default.removeItem(atPath: file) }
-        try Data().write(to: URL(fileURLWithPath: store))
-        do {
-            try await start()
-        } catch let error as FerryError where error.code == .storage && error.message.contains(store) {
-            for (file, data) in copies {
-                guard FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600])
-                else { throw FerryError(.storage, "could not put back the copy of \(file)") }
-            }
-            try await start()
-            return nil
-        }
-        return queued
-    }
-
     /// The process ends: its store closes, then the last pass, which may have died in
     /// its requests while other parts of it still ran, is let go and awaited. Nothing of a
     /// dead life runs once this returns: its reads and writes since the close threw, and

@@ -107,8 +107,12 @@ public struct Simulation: Sendable {
             case .fault:
                 events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
             case .crash:
-                // Now and then, drawn apart as accounts are, a crash that leaves the store empty.
-                events.append(damages.chance(0.2) ? .emptyStore(device: device) : .crash(device: device))
+                // Now and then, drawn apart as accounts are, a crash that damages the store.
+                if damages.chance(0.2) {
+                    events.append(.damageStore(device: device, SimulationEvent.StoreDamage.allCases.randomElement(using: &damages)!))
+                } else {
+                    events.append(.crash(device: device))
+                }
             case .restart:
                 // As often an outage of a few seconds as a restart, drawn apart as accounts
                 // are; now and then, a restore from the backup of the last restart.

@@ -18,10 +18,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     case fault(device: Int, RequestFault)
     /// The device's process dies between two steps; its store is opened again.
     case crash(device: Int)
-    /// The device's process dies and its store file is left empty (a crash that truncated
-    /// it, a copy that replaced it): the next life must refuse it, naming the file, until a
-    /// person puts back the copy they kept.
-    case emptyStore(device: Int)
+    /// The device's process dies and its store is damaged: the next life must refuse it,
+    /// naming what is damaged, until a person puts back the copy they kept.
+    case damageStore(device: Int, StoreDamage)
     /// The server stops and starts again on its own data.
     case restartServer
     /// The server stops, answers no device for `seconds` (connections refused), and starts
@@ -43,6 +42,16 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     /// A change of a device's link.
     public enum NetworkChange: String, Hashable, Sendable, CaseIterable {
         case offline, online, metered, unmetered
+    }
+
+    /// How a device's store is damaged while its process is down.
+    public enum StoreDamage: String, Hashable, Sendable, CaseIterable {
+        /// The store file left empty and its journal gone: a crash that truncated it, a
+        /// copy that replaced it.
+        case empty
+        /// The id of the first queued operation (its idempotency key) made unreadable, as
+        /// an edit of the file by hand may leave it.
+        case unreadableID = "unreadable-id"
     }
 
     /// What happens to one request.
@@ -85,7 +94,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case .network(let device, let change): "network \(device) \(change.rawValue)"
         case .fault(let device, let fault): "fault \(device) \(fault.rawValue)"
         case .crash(let device): "crash \(device)"
-        case .emptyStore(let device): "empty-store \(device)"
+        case .damageStore(let device, let damage): "damage-store \(device) \(damage.rawValue)"
         case .restartServer: "restart-server"
         case .serverDown(let seconds): "server-down \(Self.format(seconds))"
         case .restoreServer: "restore-server"
@@ -115,7 +124,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
             guard let fault = RequestFault(rawValue: words[2]) else { return nil }
             self = .fault(device: device, fault)
         case ("crash", let device?, 2): self = .crash(device: device)
-        case ("empty-store", let device?, 2): self = .emptyStore(device: device)
+        case ("damage-store", let device?, 3):
+            guard let damage = StoreDamage(rawValue: words[2]) else { return nil }
+            self = .damageStore(device: device, damage)
         case ("restart-server", _, 1): self = .restartServer
         case ("restore-server", _, 1): self = .restoreServer
         case ("server-down", _, 2):

@@ -151,17 +151,12 @@ struct SimulationRun {
                 if fault == .refuseToken { refused.insert(index) }
                 world.devices[index].network.arm(fault)
             case .crash(let index): try await world.devices[index].restart()
-            case .emptyStore(let index):
-                let device = world.devices[index]
-                guard let lost = try await device.emptyTheStore() else {
-                    return "refused the empty store; a person put back the copy"
+            case .damageStore(let index, let damage):
+                switch try await world.devices[index].damageStore(damage) {
+                case .refused: return "refused the damaged store; a person put back the copy"
+                case .nothingToDamage: return "no operation queued to damage; started again"
+                case .wentOn(let what): violations.append(SimulationViolation("damaged-store", "device \(index) \(what)"))
                 }
-                violations.append(
-                    SimulationViolation(
-                        "lost-store",
-                        "device \(index) opened an empty store where its store had been, as a new one: the \(lost) operation(s) it had queued and everything it kept are gone"
-                    )
-                )
             case .restartServer: try await world.restartServer()
             case .serverDown(let seconds): try await world.takeDown(for: seconds)
             case .restoreServer:

@@ -66,7 +66,7 @@ extension SimulationWorkload {
 public struct SimulationViolation: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Which invariant: `applied-twice`, `entity-order`, `torn-write`, `slow-resend`,
     /// `signed-out`, `not-drained`, `needs-person`, `lost-write`, `diverged`, `garbled`,
-    /// `busy-loop`, `stale-offline`, `lost-store`, or one a workload names.
+    /// `busy-loop`, `stale-offline`, `damaged-store`, or one a workload names.
     public var invariant: String
     /// What was seen.
     public var detail: String
