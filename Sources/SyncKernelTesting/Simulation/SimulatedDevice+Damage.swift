@@ -19,53 +19,33 @@ extension SimulatedDevice {
     /// the copy they kept, and the device starts on it.
     func damageStore(_ damage: SimulationEvent.StoreDamage) async throws -> DamageOutcome {
         let queued = try await operations()
+        if damage == .unreadableID, queued.isEmpty {
+            try await restart()
+            return .nothingToDamage
+        }
         let store = runtime.store.path!
         await stop()
         let files = [store, store + "-wal", store + "-shm"]
         let copies = try files.filter { FileManager.default.fileExists(atPath: $0) }.map {
             ($0, try Data(contentsOf: URL(fileURLWithPath: $0)))
         }
-        let damaged: QueuedOperation?
-        switch damage {
-        case .empty:
-            damaged = nil
-            for file in files.dropFirst() where FileManager.default.fileExists(atPath: file) {
-                try FileManager.default.removeItem(atPath: file)
-            }
-            try Data().write(to: URL(fileURLWithPath: store))
-        case .unreadableID:
-            guard let first = queued.first else {
-                try await start()
-                return .nothingToDamage
-            }
-            damaged = first
+        let damaged = damage == .unreadableID ? queued.first : nil
+        if let damaged {
             let queue = try DatabaseQueue(path: store)
             try await queue.write { db in
                 try db.execute(
                     sql: "UPDATE kernel_operations SET id = 'edited by hand' WHERE seq = ?",
-                    arguments: [first.sequence]
+                    arguments: [damaged.sequence]
                 )
             }
             try queue.close()
-        }
-        let refused: Bool
-        do {
-            try await start()
-            let now = try await operations()
-            refused = false
-            if let damaged, let read = now.first(where: { $0.sequence == damaged.sequence }), read.id != damaged.id {
-                return .wentOn("read operation \(damaged.sequence), whose id was made unreadable, as \(read.id.lowercasedString): it would go under a new idempotency key, and the server would run it again")
+        } else {
+            for file in files.dropFirst() where FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.removeItem(atPath: file)
             }
-        } catch let error as FerryError where error.code == .storage && Self.names(error, store: store, damaged) {
-            refused = true
+            try Data().write(to: URL(fileURLWithPath: store))
         }
-        guard refused else {
-            return .wentOn(
-                damaged == nil
-                    ? "opened the empty file as a new store: the \(queued.count) operation(s) it had queued and everything it kept are gone"
-                    : "read its damaged store as a sound one"
-            )
-        }
+        if let what = try await wentOn(store: store, damaged: damaged, queued: queued.count) { return .wentOn(what) }
         await stop()
         for file in files where FileManager.default.fileExists(atPath: file) {
             try FileManager.default.removeItem(atPath: file)
@@ -78,9 +58,24 @@ extension SimulatedDevice {
         return .refused
     }
 
-    /// Whether `error` names what was damaged: the store's file, or the operation.
-    private static func names(_ error: FerryError, store: String, _ damaged: QueuedOperation?) -> Bool {
-        guard let damaged else { return error.message.contains(store) }
-        return error.message.contains("operation \(damaged.sequence) ") && error.message.contains("unreadable id")
+    /// Starts on the damaged store and reads its operations, as a pass would: nil when the
+    /// device refused it with an error that names what is damaged (the file, or the
+    /// operation `damaged`), else what it did instead.
+    private func wentOn(store: String, damaged: QueuedOperation?, queued: Int) async throws -> String? {
+        do {
+            try await start()
+            let read = try await operations()
+            guard let damaged else {
+                return "opened the empty file as a new store: the \(queued) operation(s) it had queued and everything it kept are gone"
+            }
+            let id = read.first { $0.sequence == damaged.sequence }.map { $0.id.lowercasedString } ?? "nothing"
+            return "read operation \(damaged.sequence), whose id was made unreadable, as \(id): it would go under a new idempotency key, and the server would run it again"
+        } catch let error as FerryError where error.code == .storage {
+            let named =
+                damaged.map { error.message.contains("operation \($0.sequence) ") && error.message.contains("unreadable id") }
+                ?? error.message.contains(store)
+            if named { return nil }
+            throw error
+        }
     }
 }
