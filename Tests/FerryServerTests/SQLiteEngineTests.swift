@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 import Testing
 
 @testable import FerryServer
@@ -132,5 +133,39 @@ struct SQLiteEngineTests {
         }
         #expect(Set(found.keys) == saved.subtracting(["elsewhere"]))
         #expect(found.allSatisfy { $0.value.fingerprint == "f-\($0.key)" })
+    }
+}
+
+@Suite("The embedded engine beside another connection that holds the file")
+struct SQLiteEngineLockTests {
+    /// An access runs on its caller's thread while the file is free, and on the
+    /// connection's queue once it meets a lock another connection holds: there it waits
+    /// for the lock (up to the busy timeout), and the write's block runs once, after it.
+    @Test func aWriteThatMeetsAnotherConnectionsLockWaitsForItAndRunsOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try SQLiteEngine(dataDirectory: folder.path, busyTimeout: 30)
+        try await engine.write { try $0.execute(sql: "CREATE TABLE scratch (n INTEGER)") }
+        var holding = Configuration()
+        holding.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: folder.appendingPathComponent("server.sqlite").path, configuration: holding)
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+
+        let runs = Mutex(0)
+        let write = Task {
+            try await engine.write { db in
+                runs.withLock { $0 += 1 }
+                try db.execute(sql: "INSERT INTO scratch (n) VALUES (1)")
+            }
+        }
+        for _ in 0..<2_000 where !engine.isWaitingForLock { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(engine.isWaitingForLock)
+        #expect(runs.withLock { $0 } == 0, "the write ran before it had the lock")
+        try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+
+        _ = try await write.value
+        #expect(runs.withLock { $0 } == 1)
+        #expect(!engine.isWaitingForLock)
+        #expect(try await engine.read { try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM scratch") } == 1)
     }
 }

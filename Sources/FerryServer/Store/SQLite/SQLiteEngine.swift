@@ -1,6 +1,8 @@
 import CFerrySQLite
 import Foundation
 import GRDB
+import GRDBSQLite
+import Synchronization
 
 /// The embedded storage engine: a SQLite file at `<dataDirectory>/server.sqlite` (WAL,
 /// `synchronous=NORMAL`: survives a process crash, not a power loss), or an in-memory
@@ -12,10 +14,13 @@ import GRDB
 struct SQLiteEngine: StorageEngine {
     private let writer: DatabaseQueue
     private let gate = AccessGate()
+    private let lockWaits = LockWaits()
+    private let busyMilliseconds: Int32
 
     /// Opens (creating if needed) and migrates the database.
     init(dataDirectory: String?, busyTimeout: TimeInterval) throws {
         _ = ferry_sqlite_prepare_process()  // see FerryStore.open
+        busyMilliseconds = Int32(clamping: Int(busyTimeout * 1000))
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Several processes may serve one data folder (two `ferry` commands with an embedded server).
@@ -42,7 +47,7 @@ struct SQLiteEngine: StorageEngine {
         if isInBatch { return try onHeldConnection { try block(SQLiteSession(db: $0, readOnly: true)) } }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.writeWithoutTransaction { db in
+        return try await onConnection { db in
             try ReadTransaction.run(db) { try block(SQLiteSession(db: db, readOnly: true)) }
         }
     }
@@ -55,14 +60,20 @@ struct SQLiteEngine: StorageEngine {
         }
         await gate.enterShared()
         defer { gate.leaveShared() }
-        return try await writer.write { try block(SQLiteSession(db: $0, readOnly: false)) }
+        return try await onConnection { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try block(SQLiteSession(db: db, readOnly: false))
+                return .commit
+            }
+            return result!
+        }
     }
 
     func transaction<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await gate.enterExclusive()
         defer { gate.leaveExclusive() }
-        // Off this thread: another process may hold the file, and this waits for it.
-        try await writer.writeWithoutTransaction { db in try db.beginTransaction(.immediate) }
+        try await onConnection { db in try db.beginTransaction(.immediate) }
         do {
             let result = try await BatchTransaction.$current.withValue(ObjectIdentifier(gate)) { try await body() }
             try onHeldConnection { db in try db.commit() }
@@ -98,6 +109,39 @@ extension SQLiteEngine {
     /// statements run without a hop to another thread.
     private func onHeldConnection<T>(_ block: (Database) throws -> T) throws -> T {
         try writer.writeWithoutTransaction(block)
+    }
+
+    /// Runs `access` on the connection at once, on this thread, unless the lock it needs is
+    /// taken (another process writes the file): then on the connection's queue, which waits
+    /// for the lock up to the busy timeout without holding one of Swift's few cooperative
+    /// threads. Handing every access to the queue and back cost two changes of thread, each
+    /// waking one (docs/performance.md). While an access waits there, the others queue
+    /// behind it rather than block their threads on it.
+    ///
+    /// An access that meets the taken lock stops there and runs again on the queue: a read
+    /// (it changed nothing), or a write, whose immediate transaction could not begin.
+    private func onConnection<T: Sendable>(_ access: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if !lockWaits.any, let done = try attemptAtOnce(access) { return done }
+        lockWaits.enter()
+        defer { lockWaits.leave() }
+        return try await writer.writeWithoutTransaction(access)
+    }
+
+    /// Whether an access waits on the connection's queue for a lock another connection holds.
+    var isWaitingForLock: Bool { lockWaits.any }
+
+    /// `access` on this thread, or nil when it met a lock that another connection holds.
+    private func attemptAtOnce<T>(_ access: (Database) throws -> T) throws -> T? {
+        try writer.writeWithoutTransaction { db in
+            guard let connection = db.sqliteConnection else { return try access(db) }
+            sqlite3_busy_timeout(connection, 0)
+            defer { sqlite3_busy_timeout(connection, busyMilliseconds) }
+            do {
+                return try access(db)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return nil
+            }
+        }
     }
 
     /// Whether the current task runs inside this database's open batch transaction.
@@ -144,6 +188,15 @@ private enum ReadTransaction {
             throw error
         }
     }
+}
+
+/// How many accesses wait on the connection's queue for a lock another process holds.
+private final class LockWaits: Sendable {
+    private let count = Atomic(0)
+
+    var any: Bool { count.load(ordering: .relaxed) > 0 }
+    func enter() { count.add(1, ordering: .relaxed) }
+    func leave() { count.subtract(1, ordering: .relaxed) }
 }
 
 /// Marks the task of a batch whose transaction is open (by the database's identity): its
