@@ -79,11 +79,7 @@ enum Entities {
         data: JSON,
         now: Date
     ) throws -> JSON {
-        let previous = try db.fetchValue(
-            Int.self,
-            sql: "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?",
-            arguments: [collection, scope, id]
-        )
+        let (previous, sequence) = try nextChange(db, collection, scope: scope, id: id)
         var entity = data
         let version = (previous ?? 0) + 1
         let updatedAt = Timestamp.string(now)
@@ -91,18 +87,17 @@ enum Entities {
         entity["version"] = .int(version)
         entity["updated_at"] = .string(updatedAt)
         let text = String(decoding: entity.encoded(), as: UTF8.self)
-        let changed = try db.fetchAll(
+        try db.execute(
             sql: """
                 INSERT INTO entities (collection, scope, id, version, seq, deleted, updated_at, data)
-                VALUES (?, ?, ?, ?, (\(nextSequence)), 0, ?, ?)
+                VALUES (?, ?, ?, ?, ?, 0, ?, ?)
                 ON CONFLICT (collection, scope, id) DO UPDATE SET
                     version = excluded.version, seq = excluded.seq, deleted = 0,
                     updated_at = excluded.updated_at, data = excluded.data
-                RETURNING seq
                 """,
-            arguments: [collection, scope, id, version, updatedAt, text]
+            arguments: [collection, scope, id, version, sequence, updatedAt, text]
         )
-        note(changed, in: db)
+        db.noteChange(sequence)
         return entity
     }
 
@@ -110,23 +105,34 @@ enum Entities {
     @discardableResult
     static func delete(_ db: any SQLSession, _ collection: String, scope: String, id: String, now: Date) throws -> Bool
     {
-        let changed = try db.fetchAll(
+        let (previous, sequence) = try nextChange(db, collection, scope: scope, id: id, live: true)
+        guard previous != nil else { return false }
+        try db.execute(
             sql: """
-                UPDATE entities SET deleted = 1, version = version + 1, seq = (\(nextSequence)), updated_at = ?
-                WHERE collection = ? AND scope = ? AND id = ? AND deleted = 0
-                RETURNING seq
+                UPDATE entities SET deleted = 1, version = version + 1, seq = ?, updated_at = ?
+                WHERE collection = ? AND scope = ? AND id = ?
                 """,
-            arguments: [Timestamp.string(now), collection, scope, id]
+            arguments: [sequence, Timestamp.string(now), collection, scope, id]
         )
-        note(changed, in: db)
-        return !changed.isEmpty
+        db.noteChange(sequence)
+        return true
     }
 
-    /// Notes the change number a statement's `RETURNING seq` gave, for the write's answer.
-    private static func note(_ changed: [SQLRow], in db: any SQLSession) {
-        guard let row = changed.first else { return }
-        let sequence: Int = row["seq"]
-        db.noteChange(sequence)
+    /// The version of the entity (nil when absent, or when `live` and deleted) and the
+    /// number its change will have, in one statement. The number is taken in the write's
+    /// statements rather than by `RETURNING`, which makes SQLite open, fill and close a
+    /// table of its own for every statement that has it.
+    private static func nextChange(
+        _ db: any SQLSession,
+        _ collection: String,
+        scope: String,
+        id: String,
+        live: Bool = false
+    ) throws -> (version: Int?, sequence: Int) {
+        let row = try db.fetchOne(sql: live ? nextChangeOfLive : nextChangeOfAny, arguments: [collection, scope, id])
+        let version: Int? = row?["version"]
+        let sequence: Int = row?["next"] ?? 1
+        return (version, sequence)
     }
 
     /// One page of a changes feed after `since`, over one collection or several (then each
@@ -220,9 +226,13 @@ enum Entities {
     private static let lastChange = "(SELECT COALESCE(MAX(seq), 0) FROM entities)"
     private static let lastGap = "(SELECT COALESCE(MAX(high), 0) FROM sequence_gaps)"
 
-    /// The change sequence of the next change, as a subquery of the statement that makes
-    /// it: every writer holds the write lock, so it is the last number plus one.
+    /// The change sequence of the next change: every writer holds the write lock, so it is
+    /// the last number plus one.
     private static let nextSequence = "SELECT 1 + \(lastNumber)"
+
+    private static let versionOf = "SELECT version FROM entities WHERE collection = ? AND scope = ? AND id = ?"
+    private static let nextChangeOfAny = "SELECT (\(versionOf)) AS version, (\(nextSequence)) AS next"
+    private static let nextChangeOfLive = "SELECT (\(versionOf) AND deleted = 0) AS version, (\(nextSequence)) AS next"
 
     private static func decode(_ text: String?) -> JSON? {
         text.flatMap { JSON.decode(Data($0.utf8)) }
