@@ -84,6 +84,16 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
         try? await keeper.current()?.user.id
     }
 
+    /// Whether the signed-in user is the one the configuration names (`username` and
+    /// `password`): it signs in by itself, so the work made here while nobody was signed
+    /// in is its own. A person who signed in as someone else decides at their login.
+    public func ownsSignedOutWork() async -> Bool {
+        guard let username = settings.username, settings.password != nil,
+            let session = try? await keeper.current(), session.isActive
+        else { return false }
+        return session.user.username == username
+    }
+
     /// The member the user acts as (`ferry auth act-as`), or nil for themselves.
     public func actingAs() async -> String? {
         try? await keeper.current()?.actingAs

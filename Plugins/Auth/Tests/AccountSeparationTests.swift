@@ -53,6 +53,44 @@ struct AccountSeparationTests {
         await harness.finish()
     }
 
+    /// A write made before the configured user's first sign-in, signed in by itself before
+    /// the runner's first pass (a pull, say): the work is that user's, sent without a login.
+    @Test func theConfiguredUserSendsTheWorkMadeBeforeItSignedInByItself() async throws {
+        let harness = try await AuthHarness.make(
+            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",
+            plugins: [AuthPlugin.self, TestPlugin.self],
+            auth: "{username: demo, password: demo-password}"
+        )
+        let runtime = harness.test.runtime
+        _ = try await TestPlugin.put("a", "before the sign-in", in: runtime)
+        #expect(try await runtime.queuedWhileSignedOut() == 1)
+        #expect(try await harness.auth.accessToken() != nil)
+        harness.test.connectivity.set(.online)
+        _ = try await SyncEngine(runtime: runtime).runOnce()
+        let operation = try #require(try await harness.test.operations().first)
+        #expect(operation.account == "u_demo")
+        #expect(operation.dispatched, "sent (to an items remote that is down), not held for a login")
+        await harness.finish()
+    }
+
+    /// Without a configured user, a person who signs in decides about the work made while
+    /// nobody was signed in (`ferry auth login` asks): until then it is not sent.
+    @Test func aPersonsLoginDoesNotTakeTheWorkMadeWhileSignedOutByItself() async throws {
+        let harness = try await AuthHarness.make(
+            extraYAML: "  items: {remote: \"http://127.0.0.1:9\"}\n",
+            plugins: [AuthPlugin.self, TestPlugin.self]
+        )
+        let runtime = harness.test.runtime
+        _ = try await TestPlugin.put("a", "signed out", in: runtime)
+        _ = try await harness.auth.login(username: "demo", password: "demo-password")
+        harness.test.connectivity.set(.online)
+        _ = try await SyncEngine(runtime: runtime).runOnce()
+        let operation = try #require(try await harness.test.operations().first)
+        #expect(operation.account == nil)
+        #expect(!operation.dispatched)
+        await harness.finish()
+    }
+
     @Test func discardingTheOtherAccountsWorkRemovesOnlyIt() async throws {
         let harness = try await queuedByDemoThenSam()
         let runtime = harness.test.runtime

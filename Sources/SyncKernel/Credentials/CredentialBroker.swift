@@ -24,5 +24,7 @@ final class CredentialBroker: CredentialProvider {
 
     func writer() async -> String? { await current?.writer() }
 
+    func ownsSignedOutWork() async -> Bool { await current?.ownsSignedOutWork() ?? false }
+
     func sessionHeaders() async -> [(name: String, value: String)] { await current?.sessionHeaders() ?? [] }
 }

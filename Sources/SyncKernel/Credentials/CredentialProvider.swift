@@ -15,6 +15,11 @@ public protocol CredentialProvider: Sendable {
     /// session the remote ended (nobody signed out, so the writes are still that account's
     /// and wait for it to sign in again); nil when nobody is signed in.
     func writer() async -> String?
+    /// Whether the signed-in account takes the work made on this device while nobody was
+    /// signed in without asking a person: true when it is the account the configuration
+    /// names, which signs in by itself. Otherwise that work waits for a person's login to
+    /// keep or discard it.
+    func ownsSignedOutWork() async -> Bool
     /// Headers sent with every authenticated request besides the bearer token: what the
     /// remote needs to know of the session (the auth plugin sends the member the user acts
     /// as). The kernel adds them without reading them.
@@ -26,6 +31,8 @@ extension CredentialProvider {
     public func account() async -> String? { nil }
     /// The signed-in account.
     public func writer() async -> String? { await account() }
+    /// No configured account: a person decides about the work made while signed out.
+    public func ownsSignedOutWork() async -> Bool { false }
     /// No headers besides the bearer token.
     public func sessionHeaders() async -> [(name: String, value: String)] { [] }
 }

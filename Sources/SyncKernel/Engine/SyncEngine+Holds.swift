@@ -27,10 +27,15 @@ extension SyncEngine {
     }
 
     /// Makes the local data the signed-in account's before anything is sent or pulled, so
-    /// that a sign-in by another account in another process is followed too.
+    /// that a sign-in by another account in another process is followed too; and gives the
+    /// configured account the work made while nobody was signed in, once it has signed in
+    /// by itself.
     func followSignedInAccount() async throws {
-        guard let account = await runtime.credentials.account(), account != dataAccount else { return }
-        try await runtime.adoptLocalData(for: account)
-        dataAccount = account
+        guard let account = await runtime.credentials.account() else { return }
+        if account != dataAccount {
+            try await runtime.adoptLocalData(for: account)
+            dataAccount = account
+        }
+        try await runtime.keepSignedOutWorkForConfiguredAccount(account)
     }
 }

@@ -63,7 +63,9 @@ public actor SyncEngine: Service {
             if state.reachable {
                 for plugin in runtime.registry.plugins { await pull(plugin) }
                 // A queue held during this pass resumes in it when a credential came since
-                // (the provider signed in again by itself).
+                // (the provider signed in again by itself), and the work made while nobody
+                // was signed in goes as the account that signed in by itself.
+                try await followSignedInAccount()
                 try await releaseHolds()
                 try await drain()
             }

@@ -59,6 +59,25 @@ extension FerryRuntime {
         try await adoptLocalData(for: account)
     }
 
+    /// Gives the work made while nobody was signed in to `account` when it is the account
+    /// the configuration names (`CredentialProvider.ownsSignedOutWork`): it signed in by
+    /// itself, and nobody is asked. Without it that work would wait for a login for good,
+    /// since the configured account never needs one. The counters are read first, so a
+    /// pass with no such work writes nothing.
+    func keepSignedOutWorkForConfiguredAccount(_ account: String) async throws {
+        guard await credentials.ownsSignedOutWork() else { return }
+        let waiting = try await store.read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT EXISTS (SELECT 1 FROM kernel_operation_counts WHERE account = '' AND n > 0)"
+                )
+            ) ?? false
+        }
+        guard waiting else { return }
+        let kept = try await adoptSignedOutWork(for: account)
+        logger.info("\(kept) change(s) made while nobody was signed in go as the configured account's")
+    }
+
     /// Gives the operations queued while nobody was signed in to `account`, which sends them.
     public func adoptSignedOutWork(for account: String) async throws -> Int {
         try await store.write { db in

@@ -287,6 +287,9 @@ extension QueueInspector {
     private func heldForAccount(_ operation: QueuedOperation) async -> Explanation? {
         guard let signedIn = await runtime.credentials.account(), operation.account != signedIn else { return nil }
         guard let owner = operation.account else {
+            if await runtime.credentials.ownsSignedOutWork() {
+                return Explanation("made while nobody was signed in; the next sync sends it as the configured account's")
+            }
             return Explanation(
                 "held: made while nobody was signed in; `ferry auth login` asks whether to keep it for the account that signs in",
                 remedy: .signIn

@@ -16,12 +16,13 @@ struct AuthHarness {
 
     static func make(
         extraYAML: String = "",
-        plugins: [any SyncPlugin.Type] = [AuthPlugin.self]
+        plugins: [any SyncPlugin.Type] = [AuthPlugin.self],
+        auth: String = "{}"
     ) async throws -> AuthHarness {
         let serverClock = ServerClock(now: Date())
         let server = try await DemoFerryServer.start(clock: serverClock)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-auth-\(UUID().uuidString)")
-        let yaml = "data_dir: \(folder.path)\nplugins:\n  auth: {}\n" + extraYAML
+        let yaml = "data_dir: \(folder.path)\nplugins:\n  auth: \(auth)\n" + extraYAML
         let test = try await TestRuntime.make(
             server: server.baseURL,
             yaml: yaml,
