@@ -21,10 +21,15 @@ public struct DeviceSetup: Sendable {
     /// The hosts other than the Ferry server that the plugins reach (TMDB, say), by host
     /// name: answered in process, as the server is, through the same links and faults.
     public var otherHosts: [String: any SimulatedServer]
+    /// `yaml` for a device set up by its configuration alone (`Simulation.Options.configuredDevice`):
+    /// with the first account's username and password, which its plugins sign in with by
+    /// themselves. Nil when the plugins have no such setting.
+    public var configuredYAML: String?
 
     public init(
         pluginTypes: [any SyncPlugin.Type],
         yaml: String,
+        configuredYAML: String? = nil,
         otherHosts: [String: any SimulatedServer] = [:],
         accounts: [String],
         signIn: @escaping @Sendable (FerryRuntime, _ account: String) async throws -> Void
@@ -32,6 +37,7 @@ public struct DeviceSetup: Sendable {
         precondition(!accounts.isEmpty, "a simulation needs an account to sign in with")
         self.pluginTypes = pluginTypes
         self.yaml = yaml
+        self.configuredYAML = configuredYAML
         self.otherHosts = otherHosts
         self.accounts = accounts
         self.signIn = signIn
@@ -50,6 +56,9 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// The device's number in the simulation, from 0.
     public let index: Int
+    /// Whether it is set up by its configuration alone: its plugins sign in by themselves
+    /// (`DeviceSetup.configuredYAML`), and no person signs in at its start.
+    public let isConfigured: Bool
     /// Its folder: the store and the plugins' files.
     public let directory: String
     /// Its clock, off the world's by its skew.
@@ -87,6 +96,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     init(
         index: Int,
+        configured: Bool = false,
         directory: String,
         world: WorldClock,
         seed: UInt64,
@@ -96,6 +106,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         restartServer: @escaping @Sendable () async throws -> Void
     ) {
         self.index = index
+        self.isConfigured = configured && setup.configuredYAML != nil
         self.directory = directory
         self.clock = DeviceClock(world: world)
         self.setup = setup
@@ -124,7 +135,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             sync:
               concurrency: 1
               batch_size: 20
-            \(setup.yaml)
+            \(isConfigured ? setup.configuredYAML ?? setup.yaml : setup.yaml)
             """,
             file: "\(directory)/config.yaml"
         )
@@ -155,7 +166,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// A person signs in with `account`: the first of the set-up's unless told otherwise.
     func signIn(as account: String? = nil) async throws {
-        try await setup.signIn(runtime, account ?? setup.accounts[0])
+        try await network.asPerson { try await setup.signIn(runtime, account ?? setup.accounts[0]) }
     }
 
     /// Whether the device runs the runner's loop (`ferry run`), one turn a sync, rather

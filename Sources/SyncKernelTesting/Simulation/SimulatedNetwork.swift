@@ -14,6 +14,43 @@ final class SimulatedNetwork: Sendable {
         var life = 0
         var sent: [SentRequest] = []
         var lastCut: Date?
+        var signIns = SignIns()
+    }
+
+    /// The device's sign-ins to the server, for the `signed-in-twice` invariant: one
+    /// sign-in a session, whatever number of sends found none (Kernel v2 2).
+    private struct SignIns {
+        /// How many are waiting for their answer.
+        var inFlight = 0
+        /// Whether one was answered with a session that nothing has ended since (no 401 or
+        /// 403 from the server, no refused refresh, no new life).
+        var answered = false
+        /// Whether a person's sign-in runs now (`ferry auth login`): it is not the
+        /// device's own, and may replace a session on purpose.
+        var byPerson = false
+        /// What broke the invariant, not yet taken.
+        var twice: [String] = []
+
+        /// Notes a sign-in leaving the device.
+        mutating func leaving() {
+            guard !byPerson else { return }
+            if inFlight > 0 {
+                twice.append("a sign-in left while another of the device's own waited for its answer")
+            } else if answered {
+                twice.append("a sign-in left though the device's last one was answered and nothing ended that session")
+            }
+            inFlight += 1
+        }
+
+        /// Notes an answer of the server that reached the device.
+        mutating func answer(_ status: Int, path: String, toSignIn: Bool) {
+            let ok = (200..<300).contains(status)
+            if [401, 403].contains(status) || (path.hasPrefix(SimulatedNetwork.refreshPath) && !ok) {
+                answered = false
+            } else if toSignIn, ok {
+                answered = true
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -93,9 +130,30 @@ final class SimulatedNetwork: Sendable {
 
     /// The executor of the device's life number `life`, which from now on is the only one alive.
     func link(life: Int) -> some HTTPExecutor {
-        state.withLock { $0.life = life }
+        state.withLock {
+            $0.life = life
+            $0.signIns = SignIns()
+        }
         return Link(network: self, life: life)
     }
+
+    /// Runs `body`, a person's sign-in on the device: its request is not the device's own.
+    func asPerson<T>(_ body: () async throws -> T) async rethrows -> T {
+        state.withLock { $0.signIns.byPerson = true }
+        defer { state.withLock { $0.signIns.byPerson = false } }
+        return try await body()
+    }
+
+    /// The sign-ins of the device's own that broke `signed-in-twice` since the last call.
+    func takeSignInsTwice() -> [String] {
+        state.withLock { state in
+            defer { state.signIns.twice = [] }
+            return state.signIns.twice
+        }
+    }
+
+    static let signInPath = "/v1/auth/login"
+    static let refreshPath = "/v1/auth/refresh"
 
     private struct Link: HTTPExecutor {
         let network: SimulatedNetwork
@@ -110,6 +168,9 @@ final class SimulatedNetwork: Sendable {
         if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?(request) }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let other = host.flatMap { otherHosts[$0] }
+        let signIn = other == nil && request.method == "POST" && path == Self.signInPath
+        if signIn { state.withLock { $0.signIns.leaving() } }
+        defer { if signIn { state.withLock { $0.signIns.inFlight -= 1 } } }
         let now = clock.now
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
@@ -144,6 +205,7 @@ final class SimulatedNetwork: Sendable {
                 body: Data(#"{"error":{"code":"internal","message":"injected"}}"#.utf8)
             )
         case .refuseToken:
+            state.withLock { $0.signIns.answer(401, path: path, toSignIn: false) }
             return HTTPResponse(
                 status: 401,
                 headers: ["content-type": "application/json"],
@@ -176,6 +238,7 @@ final class SimulatedNetwork: Sendable {
             return HTTPResponse(status: answer.status, headers: answer.headers, body: Data("<html>502 Bad Gateway</html>".utf8))
         default:
             guard answer.body.count <= maxBodyBytes else { throw AnswerTooLarge(limit: maxBodyBytes) }
+            if other == nil { state.withLock { $0.signIns.answer(answer.status, path: path, toSignIn: signIn) } }
             return answer
         }
     }

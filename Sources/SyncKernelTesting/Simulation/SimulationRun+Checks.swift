@@ -120,6 +120,16 @@ extension SimulationRun {
     /// at once when the remote answers, later ones back off up to this (`RetryDecision`).
     static let longestResendWait: TimeInterval = 15
 
+    /// One sign-in a session: a device whose sends found no session together signs in
+    /// once for all of them (Kernel v2 2), and not again while that session stands.
+    mutating func checkSignIns() {
+        for device in world.devices {
+            for twice in device.network.takeSignInsTwice() {
+                violations.append(SimulationViolation("signed-in-twice", "device \(device.index): \(twice)"))
+            }
+        }
+    }
+
     /// No operation that got no answer waits longer than `longestResendWait` to go again.
     mutating func checkResends() async throws {
         for device in world.devices {

@@ -68,6 +68,7 @@ struct SimulationRun {
                 for workload in workloads { violations += try await workload.checkStep(world) }
                 try await checkResends()
                 try await checkShown()
+                checkSignIns()
                 if !violations.isEmpty { break }
             }
             if violations.isEmpty { try await settle() }
@@ -97,6 +98,7 @@ struct SimulationRun {
         for index in 0..<simulation.options.devices {
             let device = SimulatedDevice(
                 index: index,
+                configured: index == simulation.options.configuredDevice,
                 directory: world.directory + "/device-\(index)",
                 world: world.clock,
                 seed: simulation.options.seed &+ UInt64(index + 1) &* 0x9E37_79B9,
@@ -115,10 +117,16 @@ struct SimulationRun {
             }
             log?("setup: starting device \(index)")
             try await device.start()
+            world.devices.append(device)
+            if device.isConfigured {
+                // As a person runs it first: writes made, then `ferry run`, which signs in.
+                note("-- device \(index) set up by its configuration: it signs in by itself at its first sync", nil)
+                await remember(device)
+                continue
+            }
             log?("setup: signing in device \(index)")
             try await device.signIn()
             if actingAccount == nil { actingAccount = await device.runtime.credentials.account() }
-            world.devices.append(device)
             await remember(device)
             log?("setup: first sync of device \(index)")
             _ = await sync(device)
@@ -208,6 +216,7 @@ struct SimulationRun {
         for spin in device.takeSpins() {
             violations.append(SimulationViolation("busy-loop", "device \(device.index): \(spin)"))
         }
+        checkSignIns()
         if case .finished = end { await checkProbe(of: device) }
         return end
     }
