@@ -71,4 +71,65 @@ struct BatchTurnsTests {
         #expect(results[1] == nil)
         #expect(try Batch.json(try #require(try results[2]?.get())) == ["batched": "/v1/saved-recipes/r3"])
     }
+
+    /// Credential work goes aside, all together: a sign-in each of three operations needs
+    /// is asked for at the same moment, as when a runner sends concurrently, so a provider
+    /// that does not share one shows. Each work waits here until the three have started;
+    /// had they gone one at a time, the first would wait for good (the guard ends it).
+    @Test func theOperationsCredentialWorkRunsTogether() async {
+        let turns = BatchTurns(participants: 3)
+        let steps = Steps()
+        let finished = await Batch.finishing {
+            await withTaskGroup(of: Void.self) { group in
+                for who in [2, 0, 1] {
+                    group.addTask {
+                        await turns.take(who)
+                        await turns.aside(who) {
+                            steps.note("aside")
+                            while steps.all.count < 3 { await Task.yield() }
+                        }
+                        steps.note("after \(who)")
+                        turns.release(who)
+                    }
+                }
+            }
+            return true
+        }
+        #expect(finished == true)
+        #expect(steps.all == ["aside", "aside", "aside", "after 0", "after 1", "after 2"])
+    }
+
+    /// Credential work starts only once no operation can run, and nobody takes the turn
+    /// before all of it has returned: what runs beside it is only the others' credential
+    /// work, never their own steps, so its order cannot depend on the scheduler.
+    @Test func credentialWorkWaitsForTheOperationsThatCanRunAndHoldsThemUntilItReturns() async {
+        let turns = BatchTurns(participants: 2)
+        let steps = Steps()
+        _ = await Batch.finishing {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await turns.take(0)
+                    await turns.aside(0) {
+                        steps.note("aside 0")
+                        // Long enough for participant 1 to overtake, were it let.
+                        for _ in 0..<1000 { await Task.yield() }
+                        steps.note("back 0")
+                    }
+                    steps.note("after 0")
+                    turns.release(0)
+                }
+                group.addTask {
+                    await turns.take(1)
+                    steps.note("turn 1")
+                    await turns.aside(1) { steps.note("aside 1") }
+                    steps.note("after 1")
+                    turns.release(1)
+                }
+            }
+        }
+        let all = steps.all
+        #expect(all.first == "turn 1")
+        #expect(Set(all.dropFirst().prefix(3)) == ["aside 0", "back 0", "aside 1"])
+        #expect(all.suffix(2) == ["after 0", "after 1"])
+    }
 }

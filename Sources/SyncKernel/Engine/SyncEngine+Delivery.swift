@@ -59,7 +59,7 @@ extension SyncEngine {
         )
         let accepted = await withTaskGroup(of: (Int, QueuedOperation, SendOutcome)?.self) { group in
             for (index, operation) in operations.enumerated() {
-                let batched = transport.with(executor: batch.participantExecutor(index))
+                let batched = transport.with(executor: batch.participantExecutor(index), turn: batch.participantTurn(index))
                 group.addTask {
                     await batch.participate(index) {
                         let result = await self.attempt(operation, plugin: plugin, transport: batched)

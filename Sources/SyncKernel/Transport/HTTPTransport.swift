@@ -27,6 +27,9 @@ public struct HTTPTransport: Sendable {
     let logger: Logger
     /// Set while the transport sends one operation: its writes carry these keys.
     private(set) var keys: IdempotencyKeys?
+    /// Set while the transport sends one operation of a batch whose operations take turns:
+    /// its credential work (a sign-in, a refresh) goes aside, with the others'.
+    private var turn: BatchTurns.Participant?
 
     /// A transport whose base URL is asked for when a request goes, not when it is made.
     ///
@@ -86,10 +89,12 @@ public struct HTTPTransport: Sendable {
         return copy
     }
 
-    /// The same transport putting its requests on the wire through `executor`.
-    func with(executor: any HTTPExecutor) -> HTTPTransport {
+    /// The same transport putting its requests on the wire through `executor`, and its
+    /// credential work in `turn` when there is one.
+    func with(executor: any HTTPExecutor, turn: BatchTurns.Participant? = nil) -> HTTPTransport {
         var copy = self
         copy.executor = executor
+        copy.turn = turn
         return copy
     }
 
@@ -128,6 +133,23 @@ public struct HTTPTransport: Sendable {
         }
     }
 
+    private func accessToken() async -> String? {
+        guard let credentials else { return nil }
+        return await credentialWork { await credentials.accessToken() }
+    }
+
+    private func refreshAccessToken(rejected token: String) async throws -> String? {
+        guard let credentials else { return nil }
+        return try await credentialWork { try await credentials.refreshAccessToken(rejected: token) }
+    }
+
+    /// Runs the credential provider's `work`: aside from the turns of a batch's operations
+    /// when they take them (`BatchTurns.aside`), else at once.
+    private func credentialWork<T>(_ work: () async throws -> T) async rethrows -> T {
+        guard let turn else { return try await work() }
+        return try await turn.aside(work)
+    }
+
     private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         // The runner's credentials go to its own remote only, never to a third party's URL.
@@ -135,11 +157,9 @@ public struct HTTPTransport: Sendable {
             request.authenticated = false
         }
         let key = request.changesState && !request.isAbsolute ? keys?.next() : nil
-        let token = request.authenticated ? await credentials?.accessToken() : nil
+        let token = request.authenticated ? await accessToken() : nil
         let first = try await execute(request, token: token, key: key)
-        if first.status == 401, let token, let credentials,
-            let renewed = try await credentials.refreshAccessToken(rejected: token)
-        {
+        if first.status == 401, let token, let renewed = try await refreshAccessToken(rejected: token) {
             return try check(try await execute(request, token: renewed, key: key), sentWith: renewed)
         }
         return try check(first, sentWith: token)
@@ -161,12 +181,11 @@ public struct HTTPTransport: Sendable {
         if request.isAbsolute, request.authenticated, !(try await isOwnRemote(request.path)) {
             request.authenticated = false
         }
-        let token = request.authenticated ? await credentials?.accessToken() : nil
+        let token = request.authenticated ? await accessToken() : nil
         do {
             try await stream(request, token: token, timeout: timeout, head: head, body: body)
         } catch let failure as RemoteFailure where failure.status == 401 {
-            guard let token, let credentials, let renewed = try await credentials.refreshAccessToken(rejected: token)
-            else { throw failure }
+            guard let token, let renewed = try await refreshAccessToken(rejected: token) else { throw failure }
             try await stream(request, token: renewed, timeout: timeout, head: head, body: body)
         }
     }

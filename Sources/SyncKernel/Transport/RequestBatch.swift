@@ -14,8 +14,9 @@ import Foundation
 /// were scheduled. Requests that go alone share the engine's `RequestLimiter`. A remote
 /// without a batch endpoint (404, 405, 501) gets each request alone, and `refused` says so.
 ///
-/// `.inTurn`, the operations run one at a time instead (`BatchTurns`), and the batch leaves
-/// exactly when each has a request in it or has ended.
+/// `.inTurn`, the operations run one at a time instead (`BatchTurns`), their credential
+/// work aside from the turns and all together, and the batch leaves exactly when each has
+/// a request in it or has ended.
 actor RequestBatch {
     private let wire: BatchSender
     private let base: String
@@ -55,6 +56,12 @@ actor RequestBatch {
     /// The executor the operation at `participant` (its place in the queue) sends through.
     nonisolated func participantExecutor(_ participant: Int) -> any HTTPExecutor {
         BatchedExecutor(batch: self, participant: participant)
+    }
+
+    /// Where the credential work of the operation at `participant` runs: aside from the
+    /// turns when the operations take them (`BatchTurns.aside`), else where it is.
+    nonisolated func participantTurn(_ participant: Int) -> BatchTurns.Participant? {
+        turns.map { BatchTurns.Participant(turns: $0, who: participant) }
     }
 
     /// Runs the `send` of the operation at `participant` (its place in the queue), in its
