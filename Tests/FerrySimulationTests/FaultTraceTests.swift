@@ -125,6 +125,15 @@ import Testing
         #expect(verdict.trace.contains { $0.contains("damage-store 0 unreadable-id  -> refused the damaged store") })
     }
 
+    /// signed-in-twice with `21-sign-in-per-send`: the device set up by its configuration
+    /// (seed 68's device 2) sends its first batch, two writes and no session yet; the two
+    /// sends' automatic sign-ins, asked for together, share one.
+    @Test func sendsThatEachNeedASignInShareOne() async {
+        let verdict = await FoundTraceTests.run(["act 2 notes put a 259", "act 2 notes put d 888", "sync 2"], seed: 68)
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("device 2 set up by its configuration") })
+    }
+
     /// exposed with `10-store-open-to-other-users`: a device's data folder and its files,
     /// the store's included, are readable by their owner only, through a crash too.
     @Test func aDevicesFilesAreItsOwnersOnly() async {

@@ -111,8 +111,11 @@ struct BatchTurnsTests {
                     await turns.take(0)
                     await turns.aside(0) {
                         steps.note("aside 0")
-                        // Long enough for participant 1 to overtake, were it let.
-                        for _ in 0..<1000 { await Task.yield() }
+                        // Participant 1's work has run: give it some turns of the
+                        // scheduler to overtake, were it let. (Waiting on what it did,
+                        // not on a count of turns alone, keeps this quick on a busy pool.)
+                        while !steps.all.contains("aside 1") { await Task.yield() }
+                        for _ in 0..<50 { await Task.yield() }
                         steps.note("back 0")
                     }
                     steps.note("after 0")

@@ -155,6 +155,15 @@ final class SimulatedNetwork: Sendable {
     static let signInPath = "/v1/auth/login"
     static let refreshPath = "/v1/auth/refresh"
 
+    /// Holds a sign-in on the link for some turns of the scheduler, as a real network holds
+    /// it for a round trip: the other sends that need one at that moment (their credential
+    /// work aside together, `BatchTurns.aside`) then ask while it is on its way, and a
+    /// provider that does not share one sign-in among them sends a second (Kernel v2 2).
+    /// What the device does is the same either way; only whether a second leaves can differ.
+    private static func linger() async {
+        for _ in 0..<10 { await Task.yield() }
+    }
+
     private struct Link: HTTPExecutor {
         let network: SimulatedNetwork
         let life: Int
@@ -171,6 +180,7 @@ final class SimulatedNetwork: Sendable {
         let signIn = other == nil && request.method == "POST" && path == Self.signInPath
         if signIn { state.withLock { $0.signIns.leaving() } }
         defer { if signIn { state.withLock { $0.signIns.inFlight -= 1 } } }
+        if signIn { await Self.linger() }
         let now = clock.now
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
             guard state.life == life else { throw TransportFailure(reason: "the device died") }
