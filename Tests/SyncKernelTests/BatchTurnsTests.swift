@@ -25,6 +25,39 @@ struct BatchTurnsTests {
         PreparedRequest(method: "GET", url: "https://third.test/lookup/\(index)", headers: [], body: nil, timeout: 30)
     }
 
+    /// Yields to the scheduler until `done`, or at most `limit` times: a version that
+    /// never gets there ends (and fails its expectations) instead of spinning for good.
+    static func yield(until done: () -> Bool, limit: Int = 10_000) async {
+        var tries = 0
+        while !done(), tries < limit {
+            await Task.yield()
+            tries += 1
+        }
+    }
+
+    /// A provider whose token comes only once `callers` have asked for one at the same
+    /// time (or, failing that, after a bounded wait): whether they met shows.
+    final class MeetingCredentials: CredentialProvider {
+        private let asking = Mutex(0)
+        private let most = Mutex(0)
+        let callers: Int
+
+        init(callers: Int) { self.callers = callers }
+
+        /// The most callers that asked at once.
+        var met: Int { most.withLock { $0 } }
+
+        func accessToken() async -> String? {
+            let now = asking.withLock { $0 += 1; return $0 }
+            most.withLock { $0 = max($0, now) }
+            await BatchTurnsTests.yield(until: { self.met >= self.callers })
+            asking.withLock { $0 -= 1 }
+            return "t1"
+        }
+
+        func refreshAccessToken(rejected: String) async throws -> String? { nil }
+    }
+
     @Test func eachOperationRunsAloneInQueueOrderAndTheAnswersComeBackInThatOrderToo() async throws {
         let executor = Batch.ScriptedExecutor { request in
             request.url.hasPrefix("https://third.test")
@@ -86,7 +119,7 @@ struct BatchTurnsTests {
                         await turns.take(who)
                         await turns.aside(who) {
                             steps.note("aside")
-                            while steps.all.count < 3 { await Task.yield() }
+                            await Self.yield(until: { steps.all.count >= 3 })
                         }
                         steps.note("after \(who)")
                         turns.release(who)
@@ -111,11 +144,10 @@ struct BatchTurnsTests {
                     await turns.take(0)
                     await turns.aside(0) {
                         steps.note("aside 0")
-                        // Participant 1's work has run: give it some turns of the
-                        // scheduler to overtake, were it let. (Waiting on what it did,
-                        // not on a count of turns alone, keeps this quick on a busy pool.)
-                        while !steps.all.contains("aside 1") { await Task.yield() }
-                        for _ in 0..<50 { await Task.yield() }
+                        // Participant 1 is back from aside and asks for the turn (or,
+                        // were it let, has taken it). A count of scheduler turns instead
+                        // took over 20 s in a full test run on two cores.
+                        await Self.yield(until: { turns.waiting.contains(1) || steps.all.contains("after 1") })
                         steps.note("back 0")
                     }
                     steps.note("after 0")
@@ -134,5 +166,37 @@ struct BatchTurnsTests {
         #expect(all.first == "turn 1")
         #expect(Set(all.dropFirst().prefix(3)) == ["aside 0", "back 0", "aside 1"])
         #expect(all.suffix(2) == ["after 0", "after 1"])
+    }
+
+    /// The wiring: an operation's transport in a batch (`HTTPTransport.with(executor:turn:)`
+    /// with its `participantTurn`) puts its credential work aside, so two sends that each
+    /// ask for a token ask at the same moment. Were the token asked for in the operation's
+    /// turn, the first would wait for the second, which could not start, and only one
+    /// caller would ever be seen.
+    @Test func aBatchsTransportsAskForTheirTokensTogether() async {
+        let executor = Batch.ScriptedExecutor { try Batch.answer($0) }
+        let batch = RequestBatch(participants: 2, executor: executor, base: Batch.base, path: "/v1/batch", batching: .inTurn)
+        let credentials = MeetingCredentials(callers: 2)
+        let transport = HTTPTransport(baseURL: Batch.base, credentials: credentials)
+        let answered = await Batch.finishing {
+            await withTaskGroup(of: Bool.self) { group in
+                for participant in [1, 0] {
+                    group.addTask {
+                        await batch.participate(participant) {
+                            let own = transport.with(
+                                executor: batch.participantExecutor(participant),
+                                turn: batch.participantTurn(participant)
+                            )
+                            let request = HTTPRequest("PUT", "/v1/saved-recipes/r\(participant + 1)")
+                            return (try? await own.send(request)) != nil
+                        }
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+        }
+        #expect(credentials.met == 2)
+        #expect(answered == 2)
+        #expect(executor.batches.count == 1)
     }
 }

@@ -17,6 +17,9 @@ import Synchronization
 /// that each need a sign-in thus ask for it at the same moment, as they do when a runner
 /// sends concurrently, and whether the provider shares one sign-in among them shows; what
 /// runs beside that work is only the others' credential work, never a request of theirs.
+/// That work runs at once, so its order is the scheduler's: a provider that shares one
+/// sign-in or refresh among its callers gives the same answers in any order, but a caller
+/// that asks only after a shared attempt failed makes another.
 final class BatchTurns: Sendable {
     /// The batch's wire: before every operation.
     static let wire = -1
@@ -55,6 +58,11 @@ final class BatchTurns: Sendable {
     /// Turns for the operations `0..<participants`, each ready to start.
     init(participants: Int) {
         state = Mutex(State(ready: Set(0..<participants)))
+    }
+
+    /// Who waits for the turn now (what a test can see of the state).
+    var waiting: Set<Int> {
+        state.withLock { Set($0.parked.keys) }
     }
 
     /// Waits until `who` has the turn: once it is free and `who` is the lowest that can run.
