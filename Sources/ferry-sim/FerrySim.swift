@@ -14,9 +14,10 @@ struct FerrySim: AsyncParsableCommand {
         discussion: """
             Each seed draws a run: devices (Ferry runtimes on stores of their own) and the
             reference server in this process, on virtual time, with people's actions and
-            faults (lost answers, 5xx and 429, offline and metered links, crashes, server
-            restarts and outages, revoked sessions, full disks, skewed clocks). The same seed
-            gives the same run. Exit status 1 when an invariant failed.
+            faults (lost answers, 5xx and 429, offline and metered links, crashes, damaged
+            stores, a second process on a device's store, server restarts and outages,
+            revoked sessions, full disks, skewed clocks). The same seed gives the same run.
+            Exit status 1 when an invariant failed.
             """
     )
 
@@ -35,7 +36,7 @@ struct FerrySim: AsyncParsableCommand {
     @Option(help: "Devices per run.")
     var devices = 3
 
-    @Option(help: "Events per run.")
+    @Option(help: "Events drawn per run (a sync is now and then followed by a second process's pass).")
     var steps = 200
 
     @Option(help: "Runs at once, each in a process of its own (with --verbose, in this process).")

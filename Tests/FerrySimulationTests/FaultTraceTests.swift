@@ -173,6 +173,28 @@ import Testing
         #expect(verdict.trace.contains { $0.contains("died in a request; started again") })
     }
 
+    /// A second process on device 0 (`ferry run --once` while the app runs) sends the note
+    /// the app queued; the app's own pass after it finds nothing left to send, and the
+    /// server applied the note once.
+    @Test func aSecondProcessOnTheStoreSendsWhatTheAppQueued() async {
+        let verdict = await FoundTraceTests.run(["act 0 notes put a 1", "beside 0", "sync 0"], seed: 1)
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains("beside 0"), "the second process finished its pass")
+    }
+
+    /// not-drained with `13-lease-reclaimed-only-at-start`, as a second runner leaves it: a
+    /// process beside device 1's loop died in its write after the server applied it (its
+    /// probe answered first, a 500 that proves the server there); the loop, which started
+    /// long before, takes the write's lease back once it has run out.
+    @Test func aLeaseLeftByASecondProcessIsTakenBackByTheLoop() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 1 notes put a 1", "fault 1 500", "fault 1 crash-after-apply", "beside 1", "sync 1"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.contains("the second process died in a request") })
+    }
+
     /// stale-offline with `14-probe-waits-its-interval`: the server was down for 2 s while
     /// device 1's loop had a write waiting; its turn 4 s after the outage ended probed
     /// again and sent the write, where the probe's last result would have held for 15 s.

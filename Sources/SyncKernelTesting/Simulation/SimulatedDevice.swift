@@ -45,14 +45,11 @@ public struct DeviceSetup: Sendable {
 }
 
 /// One simulated device: a Ferry runtime on its own store, clock and network, which can
-/// die at any step and start again on what its store kept.
+/// die at any step and start again on what its store kept; now and then a second process
+/// (a `ferry` command) opens the same store beside it.
 public final class SimulatedDevice: @unchecked Sendable {
     /// How one pass of the runner ended.
-    enum PassEnd: Sendable {
-        case finished
-        case failed(String)
-        case crashed
-    }
+    typealias PassEnd = DeviceProcess.End
 
     /// The device's number in the simulation, from 0.
     public let index: Int
@@ -68,18 +65,16 @@ public final class SimulatedDevice: @unchecked Sendable {
     private let setup: DeviceSetup
     private let random: Mutex<SeededRandom>
     private let ledger: ApplyLedger
-    /// The requests that killed the device (a pass may send several at once), each
-    /// suspended until its life is over; `over` once `stop` let them go.
-    private let dying = Mutex<(over: Bool, requests: [CheckedContinuation<Void, Never>])>((false, []))
-    /// The step waiting for the work of this life to end.
-    private let waiting = Mutex<CheckedContinuation<PassEnd, Never>?>(nil)
     private let spins = Mutex<[String]>([])
-    /// The task of the last pass.
-    private var passTask: Task<Void, Never>?
+    /// The process of the current life of the device: the app, or `ferry run`.
+    private var app: DeviceProcess?
+    /// A second process on the device's store while it runs (``passBeside()``).
+    private var beside: DeviceProcess?
     /// The runtime of the current life of the device.
-    public private(set) var runtime: FerryRuntime!
-    private var engine: SyncEngine!
+    public var runtime: FerryRuntime! { app?.runtime }
     private var lives = 0
+    /// How many processes have run beside the device's own.
+    private var besides = 0
     /// Which life of the device this is: 1 for the first, one more for each start.
     public var life: Int { lives }
     /// Whether the disk is full: set again on each new life, as the disk stays full.
@@ -119,14 +114,58 @@ public final class SimulatedDevice: @unchecked Sendable {
             ledger: ledger,
             clock: world
         )
-        network.onCrash { [unowned self] in await self.dieInFlight() }
+        network.onCrash { [unowned self] link in
+            for process in [self.app, self.beside] where process?.link == link { await process?.dieInFlight() }
+        }
     }
 
     /// Opens the store and builds the runtime: the device's first life, or the next one.
+    ///
+    /// The first life's store is new, and a second process opens it at the same moment and
+    /// exits (a person running `ferry status` as the app first starts): both create the
+    /// store's tables or find them, and neither may fail (Kernel v2 4).
     func start() async throws {
         lives += 1
         unreachableSince = nil
-        dying.withLock { $0 = (false, []) }
+        let link = network.openLink(newLife: true)
+        let owner = LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives))
+        guard lives == 1 else {
+            app = try await open(link: link, owner: owner)
+            return
+        }
+        let other = network.openLink(newLife: false)
+        async let beside = attempt { try await self.open(link: other, owner: LeaseOwner(host: "simulated-device-\(self.index)", pid: 0)) }
+        let mine = await attempt { try await self.open(link: link, owner: owner) }
+        let theirs = await beside
+        if case .success(let process) = theirs { await process.stop() }
+        if case .success(let process) = mine { app = process }
+        for (who, result) in [("the device's own process", mine), ("a second process", theirs)] {
+            if case .failure(let error) = result { throw OpenedTogether(device: index, who: who, error: error) }
+        }
+    }
+
+    /// What `body` opened, or why it could not.
+    private func attempt(_ body: @Sendable () async throws -> DeviceProcess) async -> Result<DeviceProcess, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// One of two processes opening a device's new store at once failed.
+    struct OpenedTogether: Error, CustomStringConvertible {
+        let device: Int
+        let who: String
+        let error: any Error
+        var description: String {
+            "device \(device): two processes opened its new store at once, and \(who) failed: \(error)"
+        }
+    }
+
+    /// Opens the store and builds a runtime on it for a process of the device sending
+    /// through `link`.
+    private func open(link: Int, owner: LeaseOwner) async throws -> DeviceProcess {
         let configuration = try FerryConfiguration.parse(
             """
             data_dir: \(directory)
@@ -149,19 +188,42 @@ public final class SimulatedDevice: @unchecked Sendable {
         } else {
             options.connectivity = connectivity
         }
-        options.executor = network.link(life: lives)
+        options.executor = network.executor(of: link)
         options.logger = Logger(label: "ferry.sim", factory: { _ in SwiftLogNoOpLogHandler() })
         options.random = { [unowned self] in random.withLock { Double.random(in: 0..<1, using: &$0) } }
         // The operations of a batch take turns: what they do, and in which order their
         // requests meet the faults, depends on the seed, never on how tasks were scheduled.
         options.batching = .inTurn
-        runtime = try await FerryRuntime.open(
+        let runtime = try await FerryRuntime.open(
             configuration: configuration,
             pluginTypes: setup.pluginTypes,
             options: options
         )
-        engine = SyncEngine(runtime: runtime, owner: LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives)))
-        if diskFull { try await fillDisk(true) }
+        let process = DeviceProcess(runtime: runtime, owner: owner, link: link, network: network)
+        if diskFull {
+            do {
+                try await Self.fillDisk(true, of: runtime.store)
+            } catch {
+                await process.stop()
+                throw error
+            }
+        }
+        return process
+    }
+
+    /// A second process on the device (`ferry run --once` from a terminal while the app
+    /// runs): it opens the store beside the device's own process, sends what is due and
+    /// pulls, and exits; or it dies in one of its requests (a fault), and the leases it
+    /// held stay until they run out, for the device's own runner to take back.
+    func passBeside() async throws -> PassEnd {
+        besides += 1
+        let link = network.openLink(newLife: false)
+        let process = try await open(link: link, owner: LeaseOwner(host: "simulated-device-\(index)", pid: Int32(1000 + besides)))
+        beside = process
+        let end = await process.run { _ = try await process.engine.runOnce() }
+        await process.stop()
+        beside = nil
+        return end
     }
 
     /// A person signs in with `account`: the first of the set-up's unless told otherwise.
@@ -177,7 +239,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// (``runsLoop``). Returns how it ended.
     func sync() async -> PassEnd {
         guard runsLoop else { return await pass() }
-        let engine = self.engine!
+        let engine = app!.engine
         return await run {
             let wake = try await engine.turn()
             let now = self.clock.now()
@@ -196,7 +258,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// One pass of the runner, as `ferry run --once` does it; returns how it ended.
     func pass() async -> PassEnd {
-        let engine = self.engine!
+        let engine = app!.engine
         return await run { _ = try await engine.runOnce() }
     }
 
@@ -212,52 +274,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Runs `work` (a pass, a person's command) as this life of the device; returns how it
     /// ended, `crashed` as soon as a fault killed the device in one of its requests.
     func run(_ work: @escaping @Sendable () async throws -> Void) async -> PassEnd {
-        await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
-            passTask = Task {
-                let end: PassEnd
-                do {
-                    try await work()
-                    end = .finished
-                } catch {
-                    end = .failed("\(error)")
-                }
-                self.endPass(end)
-            }
-        }
-    }
-
-    /// Tells the step waiting for this life how it ended; false when none was waiting.
-    @discardableResult
-    private func endPass(_ end: PassEnd) -> Bool {
-        guard let step = waiting.withLock({ $0.take() }) else { return false }
-        step.resume(returning: end)
-        return true
-    }
-
-    /// A fault killed the device in the middle of a request: the process dies here, the
-    /// pass ends as crashed, and this task waits until `stop` lets it unwind.
-    ///
-    /// What else the pass was doing beside this request (another operation of its batch
-    /// matching a title on TMDB, a download) reaches neither the network nor the store from
-    /// now on, as in a process that died: a request throws, a read or a write throws.
-    /// Left running until the harness's `stop`, it reached the server or not depending on
-    /// how threads were scheduled, and read the store while `stop` closed it.
-    ///
-    /// A request that no step waits for (a check between steps asked the device) only fails.
-    private func dieInFlight() async {
-        guard waiting.withLock({ $0 != nil }) else { return }
-        network.endLife()
-        try? runtime?.store.close()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let over = dying.withLock { dying in
-                if !dying.over { dying.requests.append(continuation) }
-                return dying.over
-            }
-            // A request that died as its life was ending has nothing to wait for.
-            if over { return continuation.resume() }
-            endPass(.crashed)
-        }
+        await app!.run(work)
     }
 
     /// The process dies and starts again on what its store kept. Its store is closed
@@ -268,22 +285,14 @@ public final class SimulatedDevice: @unchecked Sendable {
         try await start()
     }
 
-    /// The process ends: its store closes, then the last pass, which may have died in
-    /// its requests while other parts of it still ran, is let go and awaited. Nothing of a
-    /// dead life runs once this returns: its reads and writes since the close threw, and
-    /// its requests reach nothing.
+    /// The process ends (and one beside it, if any): its store closes, then its last pass,
+    /// which may have died in its requests while other parts of it still ran, is let go
+    /// and awaited. Nothing of a dead life runs once this returns.
     func stop() async {
-        network.endLife()
-        try? runtime?.store.close()
-        let requests = dying.withLock { dying in
-            defer { dying = (true, []) }
-            return dying.requests
-        }
-        for request in requests { request.resume() }
-        await passTask?.value
-        passTask = nil
-        runtime = nil
-        engine = nil
+        network.endAll()
+        for process in [beside, app] { await process?.stop() }
+        beside = nil
+        app = nil
     }
 
     /// Sets how far the device's clock is off the world's (a skew).
@@ -345,7 +354,12 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Fills the disk (no page more for the store) or gives it room again.
     func fillDisk(_ full: Bool) async throws {
         diskFull = full
-        try await runtime.store.write { db in
+        try await Self.fillDisk(full, of: runtime.store)
+    }
+
+    /// Fills the disk for the connection of `store`, or gives it room again.
+    private static func fillDisk(_ full: Bool, of store: FerryStore) async throws {
+        try await store.write { db in
             if full {
                 let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? 1
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")

@@ -4,14 +4,17 @@ import Synchronization
 
 /// One device's way to the server: hands each request to the simulated server (or to the
 /// host its URL names, for a host of `otherHosts`), unless the device is offline or a fault
-/// armed for its next request says otherwise. Each life of the device sends through its own
-/// `link(life:)`: a life that died reaches nothing any more.
+/// armed for its next request says otherwise. Each process of the device sends through a
+/// link of its own (`openLink`): a process that died reaches nothing any more.
 final class SimulatedNetwork: Sendable {
     private struct State {
         var online = true
         var metered = false
         var faults: [SimulationEvent.RequestFault] = []
-        var life = 0
+        /// The links of the device's live processes.
+        var alive: Set<Int> = []
+        /// How many links were opened.
+        var links = 0
         var sent: [SentRequest] = []
         var lastCut: Date?
         var signIns = SignIns()
@@ -59,9 +62,9 @@ final class SimulatedNetwork: Sendable {
     private let restartServer: @Sendable () async throws -> Void
     private let ledger: ApplyLedger
     private let clock: WorldClock
-    /// Called when a fault kills the device in the middle of a request; never returns
-    /// while the simulation runs.
-    private let crashHandler = Mutex<(@Sendable () async -> Void)?>(nil)
+    /// Called with the request's link when a fault kills the process that sent it in the
+    /// middle of the request; never returns while the simulation runs.
+    private let crashHandler = Mutex<(@Sendable (_ link: Int) async -> Void)?>(nil)
     /// Called before each request (the device between two requests), with the request.
     private let requestHandler = Mutex<(@Sendable (PreparedRequest) async -> Void)?>(nil)
 
@@ -79,10 +82,10 @@ final class SimulatedNetwork: Sendable {
         self.ledger = ledger
     }
 
-    /// What a fault that kills the device calls.
-    func onCrash(_ handler: @escaping @Sendable () async -> Void) { crashHandler.withLock { $0 = handler } }
+    /// What a fault that kills a process of the device calls.
+    func onCrash(_ handler: @escaping @Sendable (_ link: Int) async -> Void) { crashHandler.withLock { $0 = handler } }
 
-    private func crash() async { await crashHandler.withLock { $0 }?() }
+    private func crash(_ link: Int) async { await crashHandler.withLock { $0 }?(link) }
 
     /// What to call before each request.
     func onRequest(_ handler: @escaping @Sendable (PreparedRequest) async -> Void) {
@@ -125,17 +128,29 @@ final class SimulatedNetwork: Sendable {
     /// Forgets every armed fault.
     func disarm() { state.withLock { $0.faults.removeAll() } }
 
-    /// Ends the current life: its requests reach nothing from now on.
-    func endLife() { state.withLock { $0.life = -1 } }
+    /// Ends the process of `link`: its requests reach nothing from now on.
+    func end(_ link: Int) { state.withLock { _ = $0.alive.remove(link) } }
 
-    /// The executor of the device's life number `life`, which from now on is the only one alive.
-    func link(life: Int) -> some HTTPExecutor {
-        state.withLock {
-            $0.life = life
-            $0.signIns = SignIns()
+    /// Ends every process of the device: it died, or it was switched off.
+    func endAll() { state.withLock { $0.alive.removeAll() } }
+
+    /// A link for a process that starts on the device: its number, for `executor(of:)`.
+    /// A new life of the device (`newLife`) is from now on its only process; another
+    /// process (a command run beside the app) joins those alive, and shares their sign-ins.
+    func openLink(newLife: Bool) -> Int {
+        state.withLock { state in
+            state.links += 1
+            if newLife {
+                state.alive = []
+                state.signIns = SignIns()
+            }
+            state.alive.insert(state.links)
+            return state.links
         }
-        return Link(network: self, life: life)
     }
+
+    /// The executor of the process on `link`.
+    func executor(of link: Int) -> some HTTPExecutor { Link(network: self, link: link) }
 
     /// Runs `body`, a person's sign-in on the device: its request is not the device's own.
     func asPerson<T>(_ body: () async throws -> T) async rethrows -> T {
@@ -170,15 +185,15 @@ final class SimulatedNetwork: Sendable {
 
     private struct Link: HTTPExecutor {
         let network: SimulatedNetwork
-        let life: Int
+        let link: Int
 
         func execute(_ request: PreparedRequest, maxBodyBytes: Int) async throws -> HTTPResponse {
-            try await network.execute(request, maxBodyBytes: maxBodyBytes, life: life)
+            try await network.execute(request, maxBodyBytes: maxBodyBytes, link: link)
         }
     }
 
-    private func execute(_ request: PreparedRequest, maxBodyBytes: Int, life: Int) async throws -> HTTPResponse {
-        if state.withLock({ $0.life == life }) { await requestHandler.withLock { $0 }?(request) }
+    private func execute(_ request: PreparedRequest, maxBodyBytes: Int, link: Int) async throws -> HTTPResponse {
+        if state.withLock({ $0.alive.contains(link) }) { await requestHandler.withLock { $0 }?(request) }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let other = host.flatMap { otherHosts[$0] }
         let signIn = other == nil && request.method == "POST" && path == Self.signInPath
@@ -187,9 +202,9 @@ final class SimulatedNetwork: Sendable {
         if signIn { await Self.linger() }
         let now = clock.now
         let fault = try state.withLock { state -> SimulationEvent.RequestFault? in
-            guard state.life == life else { throw TransportFailure(reason: "the device died") }
-            let link: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
-            state.sent.append(SentRequest(method: request.method, host: host, path: path, link: link))
+            guard state.alive.contains(link) else { throw TransportFailure(reason: "the device died") }
+            let way: SimulationEvent.NetworkChange = !state.online ? .offline : state.metered ? .metered : .unmetered
+            state.sent.append(SentRequest(method: request.method, host: host, path: path, link: way))
             guard state.online else {
                 if other == nil { state.lastCut = now }
                 throw TransportFailure(reason: "the device is offline")
@@ -204,7 +219,7 @@ final class SimulatedNetwork: Sendable {
         switch fault {
         case .dropRequest: throw noAnswer("the request was lost", fromServer: other == nil)
         case .crashBeforeSend:
-            await crash()
+            await crash(link)
             throw TransportFailure(reason: "the device died")
         case .serverError, .rateLimited:
             return HTTPResponse(
@@ -244,7 +259,7 @@ final class SimulatedNetwork: Sendable {
         switch fault {
         case .loseAnswer: throw noAnswer("the answer was lost", fromServer: other == nil)
         case .crashAfterApply:
-            await crash()
+            await crash(link)
             throw TransportFailure(reason: "the device died")
         case .truncateAnswer:
             return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.prefix(answer.body.count / 2))

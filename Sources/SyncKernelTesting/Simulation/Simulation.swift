@@ -26,7 +26,8 @@ public struct Simulation: Sendable {
         public var seed: UInt64
         /// How many devices.
         public var devices: Int
-        /// How many events.
+        /// How many events are drawn; a drawn sync is now and then followed by a second
+        /// process's pass (`beside`), an event more.
         public var steps: Int
         /// Whether faults are drawn (without, only actions, passes and time).
         public var faults: Bool
@@ -79,6 +80,7 @@ public struct Simulation: Sendable {
         var outages = SeededRandom(seed: options.seed ^ 0x0D0A_4E55)
         var restores = SeededRandom(seed: options.seed ^ 0x4E57_0BAC)
         var damages = SeededRandom(seed: options.seed ^ 0xDA3A_6E5D)
+        var besides = SeededRandom(seed: options.seed ^ 0xBE51_DE00)
         let workloads = workloads()
         // A restore loses acknowledged writes by design: drawn only where every workload
         // can tell those from writes lost otherwise.
@@ -97,7 +99,10 @@ public struct Simulation: Sendable {
             case .act:
                 let workload = workloads[Int.random(in: 0..<workloads.count, using: &random)]
                 events.append(.act(device: device, workload: workload.name, action: workload.draw(device: device, using: &random)))
-            case .sync: events.append(.sync(device: device))
+            case .sync:
+                events.append(.sync(device: device))
+                // Now and then, drawn apart as accounts are, a `ferry run --once` beside it.
+                if besides.chance(0.08) { events.append(.beside(device: Int.random(in: 0..<devices, using: &besides))) }
             case .wait:
                 // Mostly the time between a person's taps (0.2 to 60 s, to the millisecond,
                 // as many under a second as between 1 and 5: two devices' writes in one

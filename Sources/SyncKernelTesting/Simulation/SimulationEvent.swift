@@ -10,6 +10,9 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
     case act(device: Int, workload: String, action: String)
     /// The device's runner does one pass: sends what is due, pulls, sends again.
     case sync(device: Int)
+    /// A second process on the device (`ferry run --once` from a terminal while the app
+    /// runs) opens its store beside the device's own process, does one pass, and exits.
+    case beside(device: Int)
     /// Time passes for everyone.
     case wait(seconds: Double)
     /// The device's link changes.
@@ -90,6 +93,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .act(let device, let workload, let action): "act \(device) \(workload) \(action)"
         case .sync(let device): "sync \(device)"
+        case .beside(let device): "beside \(device)"
         case .wait(let seconds): "wait \(Self.format(seconds))"
         case .network(let device, let change): "network \(device) \(change.rawValue)"
         case .fault(let device, let fault): "fault \(device) \(fault.rawValue)"
@@ -114,6 +118,7 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         case ("act", let device?, 4...):
             self = .act(device: device, workload: words[2], action: words[3...].joined(separator: " "))
         case ("sync", let device?, 2): self = .sync(device: device)
+        case ("beside", let device?, 2): self = .beside(device: device)
         case ("wait", _, 2):
             guard let seconds = Double(words[1]) else { return nil }
             self = .wait(seconds: seconds)

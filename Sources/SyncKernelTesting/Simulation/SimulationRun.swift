@@ -72,6 +72,8 @@ struct SimulationRun {
                 if !violations.isEmpty { break }
             }
             if violations.isEmpty { try await settle() }
+        } catch let failure as SimulatedDevice.OpenedTogether {
+            violations.append(SimulationViolation("opened-together", Self.short(failure, 300)))
         } catch {
             violations.append(SimulationViolation("harness", "the simulation could not go on: \(error)"))
         }
@@ -153,6 +155,14 @@ struct SimulationRun {
                 let device = world.devices[index]
                 await remember(device)
                 return try await outcome(await sync(device), of: device, failed: "failed")
+            case .beside(let index):
+                let device = world.devices[index]
+                await remember(device)
+                switch try await device.passBeside() {
+                case .finished: return nil
+                case .failed(let reason): return "failed: \(Self.withoutRandomIDs(reason).prefix(100))"
+                case .crashed: return "the second process died in a request; the device's own runs on"
+                }
             case .wait(let seconds): world.clock.advance(by: seconds)
             case .network(let index, let change): world.devices[index].setNetwork(change)
             case .fault(let index, let fault):
@@ -242,8 +252,8 @@ struct SimulationRun {
         text.replacing(#/[0-9a-fA-F]{8}(-[0-9a-fA-F]+)+|[0-9a-fA-F]{16,}/#, with: "…")
     }
 
-    private static func short(_ error: any Error) -> String {
-        String("\(error)".prefix(100))
+    private static func short(_ error: any Error, _ length: Int = 100) -> String {
+        String("\(error)".prefix(length))
     }
 
     /// Faults stop, links come back, people sign in where they must, and time passes
