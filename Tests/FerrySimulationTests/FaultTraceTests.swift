@@ -173,6 +173,18 @@ import Testing
         #expect(verdict.trace.contains { $0.contains("died in a request; started again") })
     }
 
+    /// past-max-answer with `23-no-cap-on-answers`: the first feed page device 0's pass asks
+    /// for (recipes') arrives past its `sync.max_answer`; the device reads none of it, pulls
+    /// the page again later, and shows the note device 1 wrote.
+    @Test func aFeedPagePastTheCapIsNotReadAndIsPulledAgain() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 1 notes put a 1", "sync 1", "fault 0 oversize-answer", "sync 0"],
+            seed: 1
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains("sync 0  -> an answer past the device's sync.max_answer was not read"))
+    }
+
     /// A second process on device 0 (`ferry run --once` while the app runs) sends the note
     /// the app queued; the app's own pass after it finds nothing left to send, and the
     /// server applied the note once.

@@ -80,6 +80,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Whether the disk is full: set again on each new life, as the disk stays full.
     private(set) var diskFull = false
     private var link = SimulationEvent.NetworkChange.unmetered
+    /// The device's configuration, once read (``configuration()``).
+    private var parsed: FerryConfiguration?
     /// Since when (in the world's time) the loop's turns have found the remote unreachable:
     /// the first turn of this life that did, after one that did not; nil while it is reachable.
     private(set) var unreachableSince: Date? {
@@ -129,6 +131,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         unreachableSince = nil
         let link = network.openLink(newLife: true)
         let owner = LeaseOwner(host: "simulated-device-\(index)", pid: Int32(lives))
+        // Read before two processes open the store at once, which both read it.
+        _ = try configuration()
         guard lives == 1 else {
             app = try await open(link: link, owner: owner)
             return
@@ -166,18 +170,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Opens the store and builds a runtime on it for a process of the device sending
     /// through `link`.
     private func open(link: Int, owner: LeaseOwner) async throws -> DeviceProcess {
-        let configuration = try FerryConfiguration.parse(
-            """
-            data_dir: \(directory)
-            server: http://server.simulated
-            log_level: critical
-            sync:
-              concurrency: 1
-              batch_size: 20
-            \(isConfigured ? setup.configuredYAML ?? setup.yaml : setup.yaml)
-            """,
-            file: "\(directory)/config.yaml"
-        )
+        let configuration = try self.configuration()
         var options = FerryRuntime.Options()
         options.clock = clock
         if runsLoop {
@@ -209,6 +202,30 @@ public final class SimulatedDevice: @unchecked Sendable {
             }
         }
         return process
+    }
+
+    /// The device's configuration, read once: every process of the device reads the same
+    /// file. Its answers are capped at 1 MiB (`sync.max_answer`), far above any the
+    /// simulation's server gives, so that an answer past the cap (`oversize-answer`) costs
+    /// little to make.
+    private func configuration() throws -> FerryConfiguration {
+        if let parsed { return parsed }
+        let configuration = try FerryConfiguration.parse(
+            """
+            data_dir: \(directory)
+            server: http://server.simulated
+            log_level: critical
+            sync:
+              concurrency: 1
+              batch_size: 20
+              max_answer: 1MiB
+            \(isConfigured ? setup.configuredYAML ?? setup.yaml : setup.yaml)
+            """,
+            file: "\(directory)/config.yaml"
+        )
+        network.answerCap = Int(configuration.kernel.sync.maxAnswer.bytes)
+        parsed = configuration
+        return configuration
     }
 
     /// A second process on the device (`ferry run --once` from a terminal while the app

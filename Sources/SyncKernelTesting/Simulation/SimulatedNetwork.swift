@@ -18,6 +18,12 @@ final class SimulatedNetwork: Sendable {
         var sent: [SentRequest] = []
         var lastCut: Date?
         var signIns = SignIns()
+        /// The device's `sync.max_answer`, in bytes: no answer larger may reach it.
+        var answerCap = Int.max
+        /// Answers past the cap that reached the device, not yet taken.
+        var pastCap: [String] = []
+        /// How many answers past the cap (`oversize-answer`) the device refused to read.
+        var refusedPastCap = 0
     }
 
     /// The device's sign-ins to the server, for the `signed-in-twice` invariant: one
@@ -214,6 +220,7 @@ final class SimulatedNetwork: Sendable {
             }
             guard let next = state.faults.first else { return nil }
             if next == .refuseToken, other != nil || request.header("Authorization") == nil { return nil }
+            if next == .oversizeAnswer, other != nil || !Self.isFeedPage(request, path: path) { return nil }
             return state.faults.removeFirst()
         }
         switch fault {
@@ -265,10 +272,58 @@ final class SimulatedNetwork: Sendable {
             return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.prefix(answer.body.count / 2))
         case .junkAnswer:
             return HTTPResponse(status: answer.status, headers: answer.headers, body: Data("<html>502 Bad Gateway</html>".utf8))
+        case .oversizeAnswer:
+            let cap = state.withLock { $0.answerCap }
+            let runaway = HTTPResponse(status: answer.status, headers: answer.headers, body: Data(repeating: 0x20, count: cap + 1))
+            do {
+                return try read(runaway, upTo: maxBodyBytes, path: path)
+            } catch {
+                state.withLock { $0.refusedPastCap += 1 }
+                throw error
+            }
         default:
-            guard answer.body.count <= maxBodyBytes else { throw AnswerTooLarge(limit: maxBodyBytes) }
+            let read = try read(answer, upTo: maxBodyBytes, path: path)
             if other == nil { state.withLock { $0.signIns.answer(answer.status, path: path, toSignIn: signIn) } }
-            return answer
+            return read
+        }
+    }
+
+    /// `answer`, read as an executor reads it: refused past `maxBodyBytes`, the cap the
+    /// device's transport asked for. One that passes though it is past the device's
+    /// `sync.max_answer` breaks `past-max-answer`: the device took in what its
+    /// configuration says it never reads whole (Kernel v2 7).
+    private func read(_ answer: HTTPResponse, upTo maxBodyBytes: Int, path: String) throws -> HTTPResponse {
+        guard answer.body.count <= maxBodyBytes else { throw AnswerTooLarge(limit: maxBodyBytes) }
+        state.withLock { state in
+            guard answer.body.count > state.answerCap else { return }
+            state.pastCap.append("it read an answer of \(answer.body.count) bytes to GET \(Self.withoutQuery(path)), past its sync.max_answer of \(state.answerCap)")
+        }
+        return answer
+    }
+
+    /// Whether `request` asks for a page of one of the server's changes feeds.
+    private static func isFeedPage(_ request: PreparedRequest, path: String) -> Bool {
+        request.method == "GET" && Self.withoutQuery(path).hasSuffix("/changes")
+    }
+
+    private static func withoutQuery(_ path: String) -> Substring {
+        path.prefix { $0 != "?" }
+    }
+
+    /// The device's `sync.max_answer`, in bytes, as its configuration sets it.
+    var answerCap: Int {
+        get { state.withLock { $0.answerCap } }
+        set { state.withLock { $0.answerCap = newValue } }
+    }
+
+    /// How many answers past the device's cap it refused to read (as it should).
+    var refusedPastCap: Int { state.withLock { $0.refusedPastCap } }
+
+    /// The answers past the device's cap that reached it since the last call.
+    func takePastCap() -> [String] {
+        state.withLock { state in
+            defer { state.pastCap = [] }
+            return state.pastCap
         }
     }
 

@@ -81,6 +81,7 @@ public struct Simulation: Sendable {
         var restores = SeededRandom(seed: options.seed ^ 0x4E57_0BAC)
         var damages = SeededRandom(seed: options.seed ^ 0xDA3A_6E5D)
         var besides = SeededRandom(seed: options.seed ^ 0xBE51_DE00)
+        var oversize = SeededRandom(seed: options.seed ^ 0x0B16_A45E)
         let workloads = workloads()
         // A restore loses acknowledged writes by design: drawn only where every workload
         // can tell those from writes lost otherwise.
@@ -119,7 +120,9 @@ public struct Simulation: Sendable {
             case .network:
                 events.append(.network(device: device, SimulationEvent.NetworkChange.allCases.randomElement(using: &random)!))
             case .fault:
-                events.append(.fault(device: device, SimulationEvent.RequestFault.allCases.randomElement(using: &random)!))
+                let fault = SimulationEvent.RequestFault.drawnTogether.randomElement(using: &random)!
+                // Now and then, drawn apart as accounts are, an answer past the device's cap.
+                events.append(.fault(device: device, oversize.chance(0.1) ? .oversizeAnswer : fault))
             case .crash:
                 // Now and then, drawn apart as accounts are, a crash that damages the store.
                 if damages.chance(0.2) {

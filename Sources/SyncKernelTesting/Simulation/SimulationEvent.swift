@@ -86,6 +86,14 @@ public enum SimulationEvent: Hashable, Sendable, CustomStringConvertible {
         /// before its idempotency record, and starts again on its data: no answer. A request
         /// that records nothing (a read) is answered.
         case serverDies = "server-dies"
+        /// The next page of a changes feed the device asks the server for arrives larger
+        /// than the device's `sync.max_answer` (a runaway page, a proxy's): the device must
+        /// not read it, and pulls it again later. Other requests pass it by.
+        case oversizeAnswer = "oversize-answer"
+
+        /// The faults drawn with the others; `oversize-answer` is drawn apart (its own
+        /// stream), so that a seed draws the others as it did before it came.
+        static let drawnTogether = allCases.filter { $0 != .oversizeAnswer }
     }
 
     /// The event as one line of a trace; `init?(line:)` reads it back.

@@ -120,12 +120,17 @@ extension SimulationRun {
     /// at once when the remote answers, later ones back off up to this (`RetryDecision`).
     static let longestResendWait: TimeInterval = 15
 
-    /// One sign-in a session: a device whose sends found no session together signs in
-    /// once for all of them (Kernel v2 2), and not again while that session stands.
-    mutating func checkSignIns() {
+    /// What each device's link saw: one sign-in a session, a device whose sends found no
+    /// session together signing in once for all of them (Kernel v2 2), and not again while
+    /// that session stands; and no answer past the device's `sync.max_answer` read
+    /// (Kernel v2 7).
+    mutating func checkLinks() {
         for device in world.devices {
             for twice in device.network.takeSignInsTwice() {
                 violations.append(SimulationViolation("signed-in-twice", "device \(device.index): \(twice)"))
+            }
+            for past in device.network.takePastCap() {
+                violations.append(SimulationViolation("past-max-answer", "device \(device.index): \(past)"))
             }
         }
     }

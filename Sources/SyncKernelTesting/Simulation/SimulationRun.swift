@@ -56,11 +56,13 @@ struct SimulationRun {
             for event in events {
                 steps += 1
                 let deaths = world.ledger.serverDeaths
+                let refusals = refusedPastCap
                 var outcome = await perform(event)
                 if world.ledger.serverDeaths > deaths {
-                    outcome =
-                        (outcome.map { $0 + "; " } ?? "")
-                        + "the server died before it recorded an answer; started again"
+                    outcome = Self.adding("the server died before it recorded an answer; started again", to: outcome)
+                }
+                if refusedPastCap > refusals {
+                    outcome = Self.adding("an answer past the device's sync.max_answer was not read", to: outcome)
                 }
                 note("\(event)", outcome)
                 try await checkLedger()
@@ -68,7 +70,7 @@ struct SimulationRun {
                 for workload in workloads { violations += try await workload.checkStep(world) }
                 try await checkResends()
                 try await checkShown()
-                checkSignIns()
+                checkLinks()
                 if !violations.isEmpty { break }
             }
             if violations.isEmpty { try await settle() }
@@ -83,6 +85,13 @@ struct SimulationRun {
             seconds: world.clock.now.timeIntervalSince(start),
             trace: trace
         )
+    }
+
+    /// How many answers past their device's cap the devices refused to read.
+    private var refusedPastCap: Int { world.devices.reduce(0) { $0 + $1.network.refusedPastCap } }
+
+    private static func adding(_ more: String, to outcome: String?) -> String {
+        (outcome.map { $0 + "; " } ?? "") + more
     }
 
     private mutating func note(_ step: String, _ outcome: String?) {
@@ -226,7 +235,7 @@ struct SimulationRun {
         for spin in device.takeSpins() {
             violations.append(SimulationViolation("busy-loop", "device \(device.index): \(spin)"))
         }
-        checkSignIns()
+        checkLinks()
         if case .finished = end { await checkProbe(of: device) }
         return end
     }
