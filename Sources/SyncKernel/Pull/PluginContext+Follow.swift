@@ -66,7 +66,7 @@ extension PluginContext {
                 try SyncCursors.seen(plugin: plugin, name: row, in: db)
             )
         }
-        let feed = Feed(path: path, cursor: cursorName, pageSize: pageSize, layout: layout, seen: seen)
+        let feed = Feed(path: path, cursor: cursorName, pageSize: pageSize, layout: layout, stored: stored, seen: seen)
         if stored == SyncCursors.resyncLayout || layout.map({ $0 != stored }) ?? false {
             return try await resync(feed, apply: apply, sweep: sweep)
         }
@@ -87,6 +87,8 @@ extension PluginContext {
         let cursor: String
         let pageSize: Int
         let layout: String?
+        /// The layout stored with the feed's cursor.
+        let stored: String?
         /// The change numbers the first page presents; the cursor saved after it is done with them.
         let seen: ClosedRange<Int>?
     }
@@ -97,6 +99,9 @@ extension PluginContext {
         var seen = feed.seen
         while true {
             let page = try await fetchPage(feed.path, since: cursor, seen: seen, pageSize: feed.pageSize)
+            // A page that brings nothing new leaves the store as it is: an idle runner's
+            // pulls write nothing.
+            if page.changes.isEmpty, page.cursor == cursor, seen == nil, feed.layout == feed.stored { return summary }
             summary =
                 summary
                 + (try await store.write { [seen] db in

@@ -7,7 +7,11 @@ extension SimulationRun {
     /// Notes the device's queued operations, so that the ledger's keys can be traced back;
     /// after a person's action (`actedAt`), those it added or changed are writes made then.
     mutating func remember(_ device: SimulatedDevice, actedAt: Date? = nil) async {
-        guard let operations = try? await device.operations() else { return }
+        // Nothing committed since the last look: the queue, and so all of this, is as it was.
+        guard let look = try? Self.look(at: device), rememberedAt[device.index].map({ $0 != look }) ?? true,
+            let operations = try? await device.operations()
+        else { return }
+        rememberedAt[device.index] = look
         var now: [Int64: Written] = [:]
         for operation in operations {
             let key = operation.id.lowercasedString
@@ -57,7 +61,7 @@ extension SimulationRun {
     /// started again) since it was last looked at.
     mutating func checkChangedDevices() async throws {
         for device in world.devices {
-            let now = (life: device.life, stamp: try device.runtime.store.stamp())
+            let now = try Self.look(at: device)
             if let last = lookedAt[device.index], last == now { continue }
             lookedAt[device.index] = now
             try await checkConflicts(on: device)
@@ -135,9 +139,20 @@ extension SimulationRun {
         }
     }
 
-    /// No operation that got no answer waits longer than `longestResendWait` to go again.
+    /// The life of `device` and its store's stamp now: equal looks mean that nothing
+    /// committed to its store in between (stamps of two lives are not comparable).
+    static func look(at device: SimulatedDevice) throws -> Look {
+        Look(life: device.life, stamp: try device.runtime.store.stamp())
+    }
+
+    /// No operation that got no answer waits longer than `longestResendWait` to go again:
+    /// looked for on each device whose store changed since (what is looked for is rows, not
+    /// the time).
     mutating func checkResends() async throws {
         for device in world.devices {
+            let look = try Self.look(at: device)
+            if resentLookedAt[device.index] == look { continue }
+            resentLookedAt[device.index] = look
             let slow = try await device.runtime.store.read { db in
                 try Row.fetchAll(
                     db.cachedStatement(

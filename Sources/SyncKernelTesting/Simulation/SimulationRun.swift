@@ -33,8 +33,17 @@ struct SimulationRun {
     var written: [Int: [Int64: Written]] = [:]
     /// The conflict records the run has checked, by their ids.
     var checkedConflicts: Set<String> = []
-    /// By device, its life and store stamp when its store was last looked at.
-    var lookedAt: [Int: (life: Int, stamp: Int64)] = [:]
+    /// A device's life and its store's stamp (`look(at:)`).
+    struct Look: Equatable {
+        var life: Int
+        var stamp: Int64
+    }
+    /// By device, how its store was when its conflicts and files were last looked at.
+    var lookedAt: [Int: Look] = [:]
+    /// By device, how its store was when its queue was last remembered.
+    var rememberedAt: [Int: Look] = [:]
+    /// By device, how its store was when its resends were last looked at.
+    var resentLookedAt: [Int: Look] = [:]
 
     init(
         simulation: Simulation,
