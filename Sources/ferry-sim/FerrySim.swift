@@ -14,9 +14,10 @@ struct FerrySim: AsyncParsableCommand {
         discussion: """
             Each seed draws a run: devices (Ferry runtimes on stores of their own) and the
             reference server in this process, on virtual time, with people's actions and
-            faults (lost answers, 5xx and 429, offline and metered links, crashes, damaged
-            stores, a second process on a device's store, server restarts and outages,
-            revoked sessions, full disks, skewed clocks). The same seed gives the same run.
+            faults (lost answers, answers past the size cap, 5xx and 429, offline and
+            metered links, crashes, damaged stores, a second process on a device's store,
+            server restarts and outages, revoked sessions, full disks, skewed clocks). The
+            same seed gives the same run.
             Exit status 1 when an invariant failed.
             """
     )

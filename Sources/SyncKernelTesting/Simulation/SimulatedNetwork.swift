@@ -18,8 +18,9 @@ final class SimulatedNetwork: Sendable {
         var sent: [SentRequest] = []
         var lastCut: Date?
         var signIns = SignIns()
-        /// The device's `sync.max_answer`, in bytes: no answer larger may reach it.
-        var answerCap = Int.max
+        /// The device's `sync.max_answer`, in bytes: no answer larger may reach it. The
+        /// device sets it from its configuration before its first request.
+        var answerCap = 32 << 20
         /// Answers past the cap that reached the device, not yet taken.
         var pastCap: [String] = []
         /// How many answers past the cap (`oversize-answer`) the device refused to read.
