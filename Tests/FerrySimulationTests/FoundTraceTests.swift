@@ -17,15 +17,12 @@ import Testing
         return await simulation.run(events)
     }
 
-    /// lost-write, not fixed yet (docs/reliability.md, "What it found"): on the configured
-    /// device, which has never pulled, an explicit unsave of a recipe the server has saved
-    /// queues nothing, and the first pull brings the recipe back as saved. When the fix
-    /// comes, this test fails ("known issue was not recorded"): take `withKnownIssue` away.
+    /// lost-write: on the configured device, which has never pulled, an explicit unsave of
+    /// a recipe the server has saved queued nothing, and the first pull brought the recipe
+    /// back as saved.
     @Test func anExplicitUnsaveOnADeviceThatNeverPulledIsKept() async {
-        await withKnownIssue("an explicit unsave on a device that never pulled is taken for nothing to do") {
-            let verdict = await Self.run(["act 2 recipes unsave demo-dal"], seed: 5941)
-            #expect(verdict.violations == [])
-        }
+        let verdict = await Self.run(["act 2 recipes unsave demo-dal"], seed: 5941)
+        #expect(verdict.violations == [])
     }
 
     /// signed-out: the answer to a token refresh was lost (the device died after the server

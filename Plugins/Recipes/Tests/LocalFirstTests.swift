@@ -52,6 +52,31 @@ struct LocalFirstTests {
         }
     }
 
+    /// A store that never pulled does not know the saved set: an explicit unsave there is
+    /// queued, not taken for nothing to do, and the first pass leaves the recipe unsaved on
+    /// the server and here (found by ferry-sim, seed 5941).
+    @Test func anExplicitUnsaveBeforeTheFirstPullIsSentAndKept() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login()
+            #expect(try await server.savedIDs(token: token).contains("demo-dal"))
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            let change = try await book.unsave("demo-dal")
+            #expect(!change.saved && change.sync == "queued")
+
+            #expect(try await bed.test.runOnce().sent == 1)
+            #expect(try await !server.savedIDs(token: token).contains("demo-dal"))
+            let saved = try await book.list(savedOnly: true)
+            #expect(!saved.recipes.map(\.id).contains("demo-dal"))
+            #expect(!saved.recipes.isEmpty, "the other saved recipes came with the pull")
+
+            // Once the saved set is known, an unsave of what it does not hold is nothing to do.
+            #expect(try await book.unsave("demo-dal").sync != "queued")
+            #expect(try await bed.test.operations().isEmpty)
+        }
+    }
+
     @Test func anUncachedRecipeCannotBeSavedOfflineAndTheErrorSaysWhy() async throws {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }

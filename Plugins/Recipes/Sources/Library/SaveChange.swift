@@ -6,7 +6,9 @@ public struct SaveChange: Sendable, Equatable, Encodable {
     public var id: String
     /// Whether the recipe is saved now.
     public var saved: Bool
-    /// False when it already was in that state (nothing was written or queued).
+    /// False when nothing was queued: it already was in that state, as far as the device
+    /// knows (before the saved set's first pull it knows nothing, and an explicit save or
+    /// unsave is queued).
     public var changed: Bool
     /// What became of the queued operation: `queued`, `cancelled` (it undid an unsent
     /// opposite operation, so nothing is sent) or `unchanged`.

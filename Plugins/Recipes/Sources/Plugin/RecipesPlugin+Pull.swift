@@ -28,7 +28,7 @@ extension RecipesPlugin {
         }
         summary =
             summary
-            + (try await context.follow("/v1/saved-recipes/changes", cursor: "saved") { change, db in
+            + (try await context.follow("/v1/saved-recipes/changes", cursor: Self.savedFeed) { change, db in
                 guard RecipeID.isValid(change.id) else { return .skipped }
                 return try Self.applySaved(change, now: clock.now(), in: db)
             } sweep: { live, db in

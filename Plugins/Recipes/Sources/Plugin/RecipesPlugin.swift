@@ -20,6 +20,8 @@ public struct RecipesPlugin: SyncPlugin {
     public typealias Settings = RecipesSettings
 
     public static let name = "recipes"
+    /// The cursor of the saved recipes' feed: none yet means the saved set is not known.
+    static let savedFeed = "saved"
     public static let summary = "Recipes: instant save and unsave, your own recipes and their photos"
     public static let operations: [String: OperationPolicy] = [
         "upload": OperationPolicy(coalesce: .init(mode: .replace), conflict: .firstWriteWins),
