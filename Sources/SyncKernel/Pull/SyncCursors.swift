@@ -11,6 +11,13 @@ public enum SyncCursors {
         )
     }
 
+    /// Whether `plugin` has pulled its feed under `name` for the account whose data the
+    /// store holds: false on a new store and after another account's sign-in, while what
+    /// the plugin's rows say of the remote is not known, only empty.
+    public static func hasPulled(plugin: String, name: String, in db: Database) throws -> Bool {
+        try cursor(plugin: plugin, name: name, in: db) != nil
+    }
+
     /// The layout `plugin`'s rows of the feed under `name` were built with, or nil.
     static func layout(plugin: String, name: String, in db: Database) throws -> String? {
         try String.fetchOne(

@@ -106,7 +106,7 @@ public struct MoviesLibrary: Sendable {
     /// Whether the cache was ever filled from the server.
     public func hasCache() async throws -> Bool {
         try await store.read { db in
-            try SyncCursors.cursor(plugin: MoviesPlugin.name, name: "default", in: db) != nil
+            try SyncCursors.hasPulled(plugin: MoviesPlugin.name, name: "default", in: db)
                 || (try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movies_movies")) ?? 0) > 0
                 || !(try PendingMovies.all(in: db).isEmpty)
         }

@@ -58,10 +58,12 @@ public struct RecipeBook: Sendable {
         let committed = try await runtime.commit { db, queue -> (saved: Bool, changed: Bool, removedPhoto: String?) in
             let current = try SavedSet.contains(id, in: db)
             let target = wanted ?? !current
-            // Before the saved set's first pull, it is not known, only empty: an explicit
-            // save or unsave goes to the remote even where the set already agrees.
-            let known = try SyncCursors.cursor(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db) != nil
-            guard target != current || (wanted != nil && !known) else { return (current, false, nil) }
+            if target == current {
+                // Before the saved set's first pull, it is not known, only empty: an explicit
+                // save or unsave goes to the remote even where the set already agrees.
+                guard wanted != nil, try !SyncCursors.hasPulled(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db)
+                else { return (current, false, nil) }
+            }
             var removedPhoto: String?
             if target {
                 guard try Recipe.find(id, in: db) != nil else { throw NotCached() }
