@@ -21,11 +21,14 @@ struct OutboxTests {
         _ store: FerryStore,
         _ kind: String,
         _ entity: String,
-        _ payload: String = "{}"
+        _ payload: String = "{}",
+        remoteKnown: Bool = true
     ) throws -> EnqueueResult {
-        try store.writer.write { db in
+        var operation = NewOperation(plugin: "items", kind: kind, entity: entity, payloadJSON: Data(payload.utf8))
+        operation.remoteKnown = remoteKnown
+        return try store.writer.write { db in
             try outbox.enqueue(
-                NewOperation(plugin: "items", kind: kind, entity: entity, payloadJSON: Data(payload.utf8)),
+                operation,
                 now: now,
                 in: db
             )
@@ -76,6 +79,19 @@ struct OutboxTests {
         _ = try enqueue(outbox, store, "save", "r1")
         #expect(try enqueue(outbox, store, "unsave", "r1") == .cancelled)
         #expect(try operations(store).isEmpty)
+    }
+
+    @Test func anOppositeWriteReplacesOneMadeWhileTheRemoteWasUnknown() throws {
+        let (store, outbox) = try makeStore()
+        _ = try enqueue(outbox, store, "save", "r1", remoteKnown: false)
+        #expect(try enqueue(outbox, store, "unsave", "r1") != .cancelled)
+        let remaining = try operations(store)
+        #expect(remaining.map(\.kind) == ["unsave"])
+        #expect(remaining.first?.state == .pending)
+        #expect(remaining.first?.remoteKnown == false, "the remote before the unsave is the unknown one before the save")
+
+        _ = try enqueue(outbox, store, "save", "r1")
+        #expect(try operations(store).map(\.kind) == ["save"], "still unknown: replaced again, not cancelled")
     }
 
     @Test func anOddNumberOfTogglesLeavesOneOperation() throws {

@@ -77,6 +77,23 @@ struct LocalFirstTests {
         }
     }
 
+    @Test func aSaveThenAnUnsaveBeforeTheFirstPullSendTheUnsave() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login()
+            #expect(try await server.savedIDs(token: token).contains("demo-dal"))
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            _ = try await book.save("demo-dal")
+            _ = try await book.unsave("demo-dal")
+            #expect(try await bed.test.operations().map(\.kind) == ["unsave"], "the two do not cancel out: the set was not known")
+
+            #expect(try await bed.test.runOnce().sent == 1)
+            #expect(try await !server.savedIDs(token: token).contains("demo-dal"))
+            #expect(try await !book.list(savedOnly: true).recipes.map(\.id).contains("demo-dal"))
+        }
+    }
+
     @Test func anUncachedRecipeCannotBeSavedOfflineAndTheErrorSaysWhy() async throws {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }

@@ -27,9 +27,11 @@ public struct CoalescePolicy: Sendable, Equatable {
         self.supersedes = supersedes
     }
 
-    /// What to do with the latest unsent operation (of kind `previousKind`) when an operation of `newKind` arrives.
-    func decision(previousKind: String, newKind: String) -> CoalesceDecision {
-        if cancels.contains(previousKind) { return .cancelBoth }
+    /// What to do with the latest unsent operation (of kind `previousKind`) when an operation
+    /// of `newKind` arrives. Two opposite writes cancel out only when the remote's state was
+    /// known as the first was made (`remoteKnown`); otherwise the newer one is kept alone.
+    func decision(previousKind: String, newKind: String, remoteKnown: Bool) -> CoalesceDecision {
+        if cancels.contains(previousKind) { return remoteKnown ? .cancelBoth : .dropPrevious }
         if supersedes.contains(previousKind) { return .dropPrevious }
         guard previousKind == newKind else { return .append }
         switch mode {

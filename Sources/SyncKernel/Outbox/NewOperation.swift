@@ -14,6 +14,10 @@ public struct NewOperation: Sendable {
     public var payload: Data
     /// The entity as the plugin last knew it from the remote, for the `merge` conflict policy.
     public var base: Data?
+    /// False when the plugin did not know the remote's state of the entity as it made this
+    /// write (a set it has never pulled). A later opposite write (`cancels`) then replaces
+    /// it instead of cancelling both: what the remote held before it may not be the opposite.
+    public var remoteKnown = true
 
     /// Creates an operation whose payload is `payload` encoded as JSON (`JSONEncoder.ferry`:
     /// snake_case keys, ISO-8601 dates).

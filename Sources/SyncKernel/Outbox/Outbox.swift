@@ -25,9 +25,10 @@ public struct Outbox: Sendable {
     ) throws -> EnqueueResult {
         let policy = policies.policy(plugin: operation.plugin, kind: operation.kind)
         let latest = try OutboxQueries.latest(plugin: operation.plugin, entity: operation.entity, in: db)
+        var operation = operation
         var behindAnother = latest != nil
         if let last = latest, last.isCoalescible, last.account == account {
-            switch policy.coalesce.decision(previousKind: last.kind, newKind: operation.kind) {
+            switch policy.coalesce.decision(previousKind: last.kind, newKind: operation.kind, remoteKnown: last.remoteKnown) {
             case .append:
                 break
             case .replacePayload:
@@ -39,6 +40,9 @@ public struct Outbox: Sendable {
                 return .coalesced(last.id)
             case .dropPrevious:
                 try OutboxQueries.delete(last.sequence, in: db)
+                // The new write goes in its place: the remote's state before it is the one
+                // the dropped write was made on.
+                operation.remoteKnown = operation.remoteKnown && last.remoteKnown
                 behindAnother = try OutboxQueries.hasOperations(
                     plugin: operation.plugin,
                     entity: operation.entity,

@@ -81,13 +81,13 @@ enum OutboxQueries {
             sql: """
                 INSERT INTO kernel_operations
                     (id, plugin, kind, entity, payload, base, created_at, next_attempt_at, state,
-                     requires_unmetered, account)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     requires_unmetered, account, remote_unknown)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             id.lowercasedString, operation.plugin, operation.kind, operation.entity, operation.payload,
             operation.base, now.timeIntervalSince1970, dueAtOnce, state.rawValue,
-            requiresUnmetered, account,
+            requiresUnmetered, account, !operation.remoteKnown,
         ])
     }
 

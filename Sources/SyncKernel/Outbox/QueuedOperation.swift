@@ -50,6 +50,9 @@ public struct QueuedOperation: Sendable, Hashable, Identifiable {
     public var dependsOn: String? = nil
     /// What a pending operation waits for, as the engine recorded it.
     var waitingFor: WaitingFor? = nil
+    /// Whether the plugin knew the remote's state of the entity when it made this write
+    /// (`NewOperation.remoteKnown`).
+    public var remoteKnown: Bool = true
 
     /// Decodes the payload as `T`.
     public func decodePayload<T: Decodable>(_ type: T.Type = T.self) throws -> T {
@@ -100,6 +103,7 @@ extension QueuedOperation: FetchableRecord {
         account = row["account"]
         dependsOn = row["depends_on"]
         waitingFor = (row["waiting_for"] as String?).flatMap(WaitingFor.init(rawValue:))
+        remoteKnown = !row["remote_unknown"]
     }
 }
 

@@ -6,7 +6,14 @@ enum KernelMigrations {
         outbox, conflicts, cursors, idMappings, settings, pluginState, operationCounts, waitingIndex,
         TransferMigration.kernel, DeclaredEntities.migration, holdCredential, dependsOn, configurationHold,
         conflictFields, operationCountsByAccount, cursorLayouts, scheduledAt, cursorSeenChanges,
+        remoteUnknown,
     ]
+
+    /// Whether the plugin knew the remote's state of the entity when it made the operation
+    /// (`NewOperation.remoteKnown`): a later opposite write cancels it only when it did.
+    static let remoteUnknown = StoreMigration("kernel.v3.remote_unknown") { db in
+        try db.execute(sql: "ALTER TABLE kernel_operations ADD COLUMN remote_unknown INTEGER NOT NULL DEFAULT 0")
+    }
 
     /// The lowest and highest change numbers write answers gave (`Ferry-Change`) since the
     /// feed was last pulled, beside each of the plugin's cursors: the next pull presents

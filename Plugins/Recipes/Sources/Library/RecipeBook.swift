@@ -58,12 +58,11 @@ public struct RecipeBook: Sendable {
         let committed = try await runtime.commit { db, queue -> (saved: Bool, changed: Bool, removedPhoto: String?) in
             let current = try SavedSet.contains(id, in: db)
             let target = wanted ?? !current
-            if target == current {
-                // Before the saved set's first pull, it is not known, only empty: an explicit
-                // save or unsave goes to the remote even where the set already agrees.
-                guard wanted != nil, try !SyncCursors.hasPulled(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db)
-                else { return (current, false, nil) }
-            }
+            // Before the saved set's first pull, it is not known, only empty: an explicit save
+            // or unsave goes to the remote even where the set already agrees, and a later
+            // opposite one replaces it rather than cancelling it.
+            let known = try SyncCursors.hasPulled(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db)
+            if target == current, known || wanted == nil { return (current, false, nil) }
             var removedPhoto: String?
             if target {
                 guard try Recipe.find(id, in: db) != nil else { throw NotCached() }
@@ -77,9 +76,11 @@ public struct RecipeBook: Sendable {
                     removedPhoto = file
                 }
             }
-            queue.enqueue(
-                try NewOperation(plugin: RecipesPlugin.name, kind: target ? "save" : "unsave", entity: id, payload: [String: String]())
+            var operation = try NewOperation(
+                plugin: RecipesPlugin.name, kind: target ? "save" : "unsave", entity: id, payload: [String: String]()
             )
+            operation.remoteKnown = known
+            queue.enqueue(operation)
             return (target, true, removedPhoto)
         }
         plugin.photos.remove(committed.value.removedPhoto)
