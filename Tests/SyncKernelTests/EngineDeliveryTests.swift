@@ -177,6 +177,23 @@ struct EngineDeliveryTests {
         #expect(try await test.operations().isEmpty)
     }
 
+    @Test func anOnlineOnlyWriteWithNoAnswerSaysTheRemoteMayHaveTakenIt() async throws {
+        // The link is up, but nothing listens there: the request gets no answer.
+        let test = try await TestRuntime.make(
+            server: "http://127.0.0.1:9",
+            yaml: "plugins:\n  items:\n    operations:\n      put: {delivery: online_only}\n",
+            connectivity: ManualConnectivity(.online)
+        )
+        let error = await #expect(throws: FerryError.self) {
+            _ = try await test.runtime.submit(try NewOperation(plugin: "items", kind: "put", entity: "a", payload: ["value": "v"]))
+        }
+        #expect(error?.code == .requiresConnection)
+        let message = error?.message ?? ""
+        #expect(message.contains("got no answer") && message.contains("may or may not have taken it"), "\(message)")
+        #expect(!message.contains("; nothing was changed"), "a write whose answer was lost may be on the remote: \(message)")
+        #expect(try await test.operations().isEmpty)
+    }
+
     @Test func anOnlineOnlyWriteStoresTheRemotesAnswerAndNeverThePlaceholder() async throws {
         try await TestPluginServer.with { server, url in
             let test = try await TestRuntime.make(

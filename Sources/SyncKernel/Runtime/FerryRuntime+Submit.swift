@@ -125,7 +125,7 @@ extension FerryRuntime {
         case .offline(let reason):
             return FerryError(
                 .requiresConnection,
-                "\(what) requires a connection and the remote did not answer (\(reason)); nothing was changed",
+                "\(what) got no answer from the remote (\(reason)): the remote may or may not have taken it, and nothing was changed on this device. Once connected, look before doing it again",
                 underlying: error
             )
         case .unauthorized:
