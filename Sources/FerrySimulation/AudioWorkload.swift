@@ -6,13 +6,19 @@ import SyncKernelTesting
 /// Albums and collections kept for offline play, removed again, and tracks played (which,
 /// on Wi-Fi, caches the next ones ahead), on each device, within a storage cap of
 /// `AudioWorkload.cap` bytes: two demo albums fit, a third does not, and tracks cached
-/// ahead are evicted least recently played first. (The demo's album whose file never
-/// matches its checksum is left out: its download ends a dead letter, as it should.)
+/// ahead are evicted least recently played first. Now and then the server's operator gives
+/// a collection other albums (`curate`, drawn on a device's turn; the device plays no part),
+/// which devices that keep it reconcile: a kept collection may grow past the cap. (The
+/// demo's album whose file never matches its checksum is left out: its download ends a
+/// dead letter, as it should.)
 ///
 /// Checks after every step: no track file was asked for while the device's link was
 /// metered or offline; the complete files on disk take at most the cap; each of them has
-/// the size and SHA-256 the server lists. Once the world has settled: every file of what
-/// each device keeps is on it.
+/// the size and SHA-256 the server lists. Once the world has settled: each device keeps
+/// each album for exactly the reasons it should (downloaded explicitly; held by the kept
+/// collections the server says hold it), and, where what it keeps fits the cap, every file
+/// of it is on the device. A download that does not fit waits for room, saying why (and ends
+/// dead for a person after its attempts).
 final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
     let name = "audio"
     /// `max_size` of the devices' audio plugin.
@@ -33,14 +39,19 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         let album = Self.albums.randomElement(using: &random)!
         let collection = Self.collections.randomElement(using: &random)!
         let track = "demo-a\(Int.random(in: 1...3, using: &random))-t\(Int.random(in: 1...3, using: &random)).wav"
+        let members = Self.albums.filter { _ in random.chance(0.5) }
         return random.weighted([
             ("keep album \(album)", 3), ("keep collection \(collection)", 1), ("drop album \(album)", 2),
             ("drop collection \(collection)", 1), ("play \(track)", 4),
+            ("curate \(collection) \(members.isEmpty ? "-" : members.joined(separator: ","))", 1),
         ])
     }
 
     func perform(_ action: String, on device: SimulatedDevice, in world: SimulationWorld) async throws {
         let words = action.split(separator: " ").map(String.init)
+        if words.first == "curate", words.count == 3 {
+            return try await curate(words[1], albums: words[2] == "-" ? [] : words[2].split(separator: ",").map(String.init), in: world)
+        }
         let audio = try AudioLibrary(runtime: device.runtime)
         switch (words.first, words.count > 1 ? words[1] : "", words.count) {
         case ("keep", "album", 3): _ = try await audio.download(album: words[2])
@@ -82,9 +93,31 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
-    /// A restore takes nothing away from what a device keeps: no run writes the server's
-    /// albums and collections, so the backup holds them as they are.
+    /// The server's operator gives `collection` the albums `albums` (`PUT
+    /// /admin/audio/collections/{id}`). Throws when the server does not take it (it is down).
+    private func curate(_ collection: String, albums: [String], in world: SimulationWorld) async throws {
+        let body = try JSONSerialization.data(withJSONObject: ["album_ids": albums])
+        let answer = try await world.ask(
+            "PUT",
+            "/admin/audio/collections/\(collection)",
+            headers: [("Authorization", "Bearer \(SimulatedFerryServer.adminToken)"), ("Content-Type", "application/json")],
+            body: body
+        )
+        guard (200..<300).contains(answer.status) else {
+            throw FerryError(.rejected, "the server answered \(answer.status) to the curation of \(collection)")
+        }
+    }
+
+    /// A restore takes nothing away from what a device keeps; a collection may go back to
+    /// the albums it had at the backup, which the devices that keep it reconcile.
     var followsRestores: Bool { true }
+
+    /// A download refused for room (a kept collection that grew past the cap) ends dead
+    /// after its attempts, for the person to make room: where what the device keeps fits,
+    /// the settled check finds its files missing.
+    func needsPerson(_ operation: QueuedOperation) -> Bool {
+        operation.lastError?.contains("does not fit") == true
+    }
 
     /// A device forgets what it kept once another account signs in there
     /// (`AudioPlugin.removeFilesForSignOut`).
@@ -94,22 +127,58 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
 
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         var violations = try await checkStep(world)
+        guard let library = try await serverLibrary(world) else { return violations }
         for device in world.devices {
-            let audio = try AudioLibrary(runtime: device.runtime)
-            let albums = try await audio.albums()
-            let collections = try await audio.collections()
-            for thing in (kept[device.index] ?? []).sorted() {
-                let words = thing.split(separator: " ").map(String.init)
-                let members = words[0] == "album" ? [words[1]] : collections.first { $0.id == words[1] }?.albums ?? []
-                let missing = albums.filter { members.contains($0.id) && $0.downloaded < $0.tracks }
-                if !missing.isEmpty {
-                    violations.append(
-                        SimulationViolation("not-downloaded", "device \(device.index) keeps \(thing), but \(missing.map { "\($0.id) has \($0.downloaded) of \($0.tracks) tracks" }) once the world settled")
-                    )
-                }
+            let albums = try await AudioLibrary(runtime: device.runtime).albums()
+            let things = kept[device.index] ?? []
+            let explicit = Set(things.filter { $0.hasPrefix("album ") }.map { String($0.dropFirst(6)) })
+            let collections = things.filter { $0.hasPrefix("collection ") }.map { String($0.dropFirst(11)) }.sorted()
+            func holders(_ album: String) -> [String] { collections.filter { library.members[$0]?.contains(album) == true } }
+            for album in albums where album.explicit != explicit.contains(album.id) || album.collections.sorted() != holders(album.id) {
+                violations.append(
+                    SimulationViolation("ownership", "device \(device.index) keeps \(album.id) \(album.explicit ? "explicitly" : "not explicitly") and for \(album.collections.sorted()), where it kept \(explicit.sorted()) explicitly and the server's collections \(collections) hold it in \(holders(album.id))")
+                )
+            }
+            let wanted = albums.filter { explicit.contains($0.id) || !holders($0.id).isEmpty }.map(\.id)
+            let files = Set(wanted.flatMap { library.files[$0] ?? [] })
+            guard files.reduce(0, { $0 + (library.sizes[$1] ?? 0) }) <= Self.cap else { continue }
+            let missing = albums.filter { wanted.contains($0.id) && $0.downloaded < $0.tracks }
+            if !missing.isEmpty {
+                violations.append(
+                    SimulationViolation("not-downloaded", "device \(device.index) keeps \(wanted), which fit its cap, but \(missing.map { "\($0.id) has \($0.downloaded) of \($0.tracks) tracks" }) once the world settled")
+                )
             }
         }
         return violations
+    }
+
+    /// The server's library as the settled check needs it: each collection's albums, each
+    /// album's files, each file's size.
+    private struct ServerLibrary {
+        var members: [String: Set<String>] = [:]
+        var files: [String: [String]] = [:]
+        var sizes: [String: Int64] = [:]
+    }
+
+    private func serverLibrary(_ world: SimulationWorld) async throws -> ServerLibrary? {
+        for device in world.devices {
+            guard let albums = try? await world.json("/v1/audio/albums", as: device)["albums"] as? [[String: Any]],
+                let collections = try? await world.json("/v1/audio/collections", as: device)["collections"] as? [[String: Any]]
+            else { continue }
+            var library = ServerLibrary()
+            for collection in collections {
+                library.members[collection["id"] as? String ?? ""] = Set(collection["album_ids"] as? [String] ?? [])
+            }
+            for album in albums {
+                let tracks = (album["tracks"] as? [[String: Any]]) ?? []
+                library.files[album["id"] as? String ?? ""] = tracks.compactMap { $0["part_key"] as? String }
+                for track in tracks {
+                    if let key = track["part_key"] as? String { library.sizes[key] = (track["byte_size"] as? NSNumber)?.int64Value }
+                }
+            }
+            return library
+        }
+        return nil
     }
 
     /// Each new complete file has the size and checksum the server lists for it.

@@ -9,6 +9,10 @@ import SyncKernelTesting
 struct SimulatedFerryServer: SimulatedServer {
     let server: InProcessFerryServer
 
+    /// The token of its admin endpoints: the workloads change what only an operator can
+    /// (an audio collection's albums) through them.
+    static let adminToken = "simulated-admin"
+
     /// Starts it in `directory`: seeded the first time, on its own data after a restart.
     static let start: SimulatedServerStarter = { directory, clock, fresh in
         var configuration = FerryServerConfiguration(
@@ -19,7 +23,7 @@ struct SimulatedFerryServer: SimulatedServer {
         configuration.now = { clock.now }
         configuration.passwordHashCost = 4
         configuration.demoTrackSeconds = 0.5
-        configuration.admin = .off
+        configuration.admin = .token(adminToken)
         return SimulatedFerryServer(server: try await InProcessFerryServer.open(configuration))
     }
 
