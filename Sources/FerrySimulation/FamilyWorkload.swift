@@ -9,7 +9,9 @@ import SyncKernelTesting
 /// suggestions, votes as the demo user or as the managed member Kiddo (last vote wins per
 /// member), and the pick. A person acts on the round their device shows open (fresh when
 /// online, as last seen otherwise); the writes are queued (`delivery: queued`), so that
-/// faults meet them in the runner as well as at once.
+/// faults meet them in the runner as well as at once, except on the device set up by its
+/// configuration alone, where they are online-only as family ships: a write that fails
+/// there may still have been taken (its answer lost), so it counts as maybe done.
 ///
 /// Checks: exactly one pick per picked round on the server, and none for any other; every
 /// pick one some device made for that round; a round some device picked and nobody closed
@@ -38,6 +40,8 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         /// Whether the server was restored from a backup since: it may have forgotten the
         /// write, and what it holds now of the vote or the pick is no longer followed.
         var beforeRestore = false
+        /// An online-only write that failed: the server may or may not have taken it.
+        var maybe = false
     }
 
     /// Whether the server was restored from a backup during the run.
@@ -82,19 +86,40 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
                 throw FerryError(.usage, "unknown family action \(action)")
             }
             _ = try await auth.act(as: member == "mem_demo" ? nil : member)
-            _ = try await family.vote(round: round, tmdbID: tmdbID, value: value)
-            votes.append(Write(device: device.index, round: round, tmdbID: tmdbID, member: member, value: value.rawValue))
+            let vote = Write(device: device.index, round: round, tmdbID: tmdbID, member: member, value: value.rawValue)
+            try await record(vote, in: \.votes, on: device) { _ = try await family.vote(round: round, tmdbID: tmdbID, value: value) }
         case ("pick", 2):
             _ = try await auth.act(as: nil)
-            _ = try await family.pick(round: round, tmdbID: tmdbID)
-            picks.append(Write(device: device.index, round: round, tmdbID: tmdbID, member: "mem_demo", value: "pick"))
+            let pick = Write(device: device.index, round: round, tmdbID: tmdbID, member: "mem_demo", value: "pick")
+            try await record(pick, in: \.picks, on: device) { _ = try await family.pick(round: round, tmdbID: tmdbID) }
         case ("close", 1):
             _ = try await auth.act(as: nil)
-            _ = try await family.closeRound(round)
-            closes.append(Write(device: device.index, round: round, tmdbID: 0, member: "mem_demo", value: "close"))
+            let close = Write(device: device.index, round: round, tmdbID: 0, member: "mem_demo", value: "close")
+            try await record(close, in: \.closes, on: device) { _ = try await family.closeRound(round) }
         default:
             throw FerryError(.usage, "unknown family action \(action)")
         }
+    }
+
+    /// Makes the write `send` and counts it in `writes` once it returns; an online-only write
+    /// that failed counts as maybe taken (its answer may have been lost).
+    private func record(
+        _ write: Write,
+        in writes: ReferenceWritableKeyPath<FamilyWorkload, [Write]>,
+        on device: SimulatedDevice,
+        _ send: () async throws -> Void
+    ) async throws {
+        do {
+            try await send()
+        } catch {
+            if device.isConfigured {
+                var maybe = write
+                maybe.maybe = true
+                self[keyPath: writes].append(maybe)
+            }
+            throw error
+        }
+        self[keyPath: writes].append(write)
     }
 
     /// After a restore, the votes and picks written before it are no longer followed:
@@ -135,9 +160,10 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
             }
             let closed = resolved.closes.contains { $0.round == round.id }
             let restoredAway = picked.contains(where: \.beforeRestore)
-            if round.pick == nil, !picked.isEmpty, !closed, !restoredAway {
+            let taken = picked.filter { !$0.maybe }
+            if round.pick == nil, let first = taken.first, !closed, !restoredAway {
                 violations.append(
-                    SimulationViolation("lost-pick", "device \(picked[0].device) picked \(picked[0].tmdbID) in round \(name) and nobody closed it, but the server has no pick")
+                    SimulationViolation("lost-pick", "device \(first.device) picked \(first.tmdbID) in round \(name) and nobody closed it, but the server has no pick")
                 )
             }
             violations += try await checkVotes(of: round, cast: resolved.votes.filter { $0.round == round.id }, in: world)
@@ -161,7 +187,10 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         let keys = Set(cast.map { "\($0.tmdbID)/\($0.member)" }).sorted()
         for key in keys {
             let writes = cast.filter { "\($0.tmdbID)/\($0.member)" == key }
-            guard Set(writes.map(\.device)).count == 1, !writes.contains(where: \.beforeRestore), let last = writes.last
+            // A vote that may or may not have been taken after the last one that was leaves
+            // either on the server.
+            guard Set(writes.map(\.device)).count == 1, !writes.contains(where: \.beforeRestore), let last = writes.last,
+                !last.maybe
             else { continue }
             let device = world.devices[last.device]
             let memberKey = last.member == "mem_demo" ? FamilyClient.selfKey : last.member

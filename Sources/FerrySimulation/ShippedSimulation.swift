@@ -14,39 +14,44 @@ public enum ShippedSimulation {
     /// The declared domain the simulation exercises beside the plugins.
     static let notes = "notes"
 
-    /// The `plugins:` and `domains:` sections, with `auth` as the auth plugin's settings.
-    static func yaml(auth: String) -> String {
-        """
-        plugins:
-          auth: \(auth)
-          recipes: {download_photos: false}
-          movies:
-            tmdb:
-              url: https://\(SimulatedTMDB.apiHost)/3
-              image_base: https://\(SimulatedTMDB.imageHost)
-              token: \(SimulatedTMDB.token)
-          family:
-            operations:
-              round_start: {delivery: queued}
-              round_close: {delivery: queued}
-              suggest: {delivery: queued}
-              vote: {delivery: queued}
-              pick: {delivery: queued}
-          audio: {max_size: \(AudioWorkload.cap)}
-        domains:
-          \(notes): {}
-        """
+    /// The `plugins:` and `domains:` sections, with `auth` as the auth plugin's settings,
+    /// and family's writes queued or, as it ships, online-only.
+    static func yaml(auth: String, familyQueued: Bool) -> String {
+        let family = """
+                operations:
+                  round_start: {delivery: queued}
+                  round_close: {delivery: queued}
+                  suggest: {delivery: queued}
+                  vote: {delivery: queued}
+                  pick: {delivery: queued}
+            """
+        return """
+            plugins:
+              auth: \(auth)
+              recipes: {download_photos: false}
+              movies:
+                tmdb:
+                  url: https://\(SimulatedTMDB.apiHost)/3
+                  image_base: https://\(SimulatedTMDB.imageHost)
+                  token: \(SimulatedTMDB.token)
+              family:\(familyQueued ? "\n" + family : " {}")
+              audio: {max_size: \(AudioWorkload.cap)}
+            domains:
+              \(notes): {}
+            """
     }
 
     /// The devices' set-up: auth; recipes (photos left out: they are files, not sync);
     /// movies, enriched on the simulated TMDB; family, its writes queued rather than
-    /// online-only, so that the runner carries them through faults; audio, within a small
-    /// cap; and the `notes` domain, last write wins.
+    /// online-only, so that the runner carries them through faults, except on the device
+    /// set up by its configuration alone, which runs it as it ships (online-only: each
+    /// write goes at once or fails); audio, within a small cap; and the `notes` domain,
+    /// last write wins.
     static let setup = DeviceSetup(
         pluginTypes: [AuthPlugin.self, RecipesPlugin.self, MoviesPlugin.self, FamilyPlugin.self, AudioPlugin.self],
-        yaml: yaml(auth: "{}"),
-        // As the shipped config.yaml: the demo user's username and password.
-        configuredYAML: yaml(auth: "{username: demo, password: demo-password}"),
+        yaml: yaml(auth: "{}", familyQueued: true),
+        // As the shipped config.yaml: the demo user's username and password, family online-only.
+        configuredYAML: yaml(auth: "{username: demo, password: demo-password}", familyQueued: false),
         otherHosts: [SimulatedTMDB.apiHost: SimulatedTMDB(), SimulatedTMDB.imageHost: SimulatedTMDB()],
         // The demo users: the workloads act as `demo`; `sam` signs in on a device now and then.
         accounts: ["demo", "sam"],
