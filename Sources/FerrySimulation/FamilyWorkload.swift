@@ -73,7 +73,11 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
             _ = try await family.startRound(group: Self.group, name: words[1])
             return
         }
-        guard let round = try await family.group(Self.group).value.activeRound?.round.id else {
+        // On the online-only device, a person acts on the round the screen shows as last
+        // loaded, so the write is the request that meets a fault; elsewhere, on it fresh.
+        let cached = device.isConfigured ? try await device.runtime.store.read { db in try FamilyCache.groupDetail(Self.group, in: db) } : nil
+        let shown = if let cached { cached } else { try await family.group(Self.group).value }
+        guard let round = shown.activeRound?.round.id else {
             throw FerryError(.notFound, "the group shows no open round")
         }
         let tmdbID = words.count > 1 ? Int(words[1]) ?? 0 : 0

@@ -230,4 +230,17 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// signed-in-twice, wrongly: the configured device's refresh was refused (401: its
+    /// session had been ended) with a body cut short. The device saw the 401 and signed in
+    /// again, as it must; the check took the session for standing, as it noted only answers
+    /// read whole (found by seed 635 of `--workloads family`).
+    @Test func aRefreshRefusedWithABodyCutShortLetsTheDeviceSignInAgain() async {
+        let verdict = await FoundTraceTests.run(
+            ["revoke 2", "wait 10116", "fault 2 truncate-answer", "sync 2"],
+            seed: 635,
+            only: ["family"]
+        )
+        #expect(verdict.violations == [])
+    }
 }

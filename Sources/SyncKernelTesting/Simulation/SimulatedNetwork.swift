@@ -52,6 +52,13 @@ final class SimulatedNetwork: Sendable {
             inFlight += 1
         }
 
+        /// Notes an answer whose status reached the device but whose body could not be read
+        /// (cut short, junk): a refusal ends the session as any does; a session in it did not
+        /// reach the device.
+        mutating func answerUnread(_ status: Int, path: String) {
+            answer(status, path: path, toSignIn: false)
+        }
+
         /// Notes an answer of the server that reached the device.
         mutating func answer(_ status: Int, path: String, toSignIn: Bool) {
             let ok = (200..<300).contains(status)
@@ -270,8 +277,10 @@ final class SimulatedNetwork: Sendable {
             await crash(link)
             throw TransportFailure(reason: "the device died")
         case .truncateAnswer:
+            if other == nil { state.withLock { $0.signIns.answerUnread(answer.status, path: path) } }
             return HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.prefix(answer.body.count / 2))
         case .junkAnswer:
+            if other == nil { state.withLock { $0.signIns.answerUnread(answer.status, path: path) } }
             return HTTPResponse(status: answer.status, headers: answer.headers, body: Data("<html>502 Bad Gateway</html>".utf8))
         case .oversizeAnswer:
             let cap = state.withLock { $0.answerCap }
