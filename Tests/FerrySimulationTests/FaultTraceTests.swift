@@ -243,4 +243,15 @@ import Testing
         )
         #expect(verdict.violations == [])
     }
+
+    /// The configured device's first sign-in lost its answer as a person opened a recipe it
+    /// had not cached: the read went without a token, met a 401, and told the person to run
+    /// `ferry auth login`, though nothing was wrong with the session but a lost answer. It
+    /// says the server could not be reached now.
+    @Test func aLostAnswerToTheConfiguredSignInIsNoAnswerForTheRead() async {
+        let verdict = await FoundTraceTests.run(["fault 2 lose-answer", "act 2 recipes save demo-dal"], seed: 5, only: ["recipes"])
+        #expect(verdict.violations == [])
+        let act = verdict.trace.first { $0.hasPrefix("act 2") } ?? ""
+        #expect(act.contains("could not be reached") && !act.contains("auth login"), "\(act)")
+    }
 }

@@ -50,7 +50,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
 
     // MARK: Credential provider
 
-    public func accessToken() async -> String? {
+    public func accessToken() async throws -> String? {
         let session: Session?
         do {
             session = try await keeper.current()
@@ -58,7 +58,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
             // A damaged credential file: a configured username and password sign in again
             // and replace it; without them, a person must.
             await keeper.report(error)
-            return try? await automaticLogin(replacing: nil)
+            return try await automaticLogin(replacing: nil)
         }
         if let token = session?.accessToken {
             if let expiry = session?.accessExpiresAt, expiry <= keeper.clock.now() {
@@ -66,7 +66,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
             }
             return token
         }
-        return try? await automaticLogin(replacing: session)
+        return try await automaticLogin(replacing: session)
     }
 
     public func refreshAccessToken(rejected: String) async throws -> String? {
@@ -106,11 +106,17 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     }
 
     /// Signs in with the configured username and password when there is no session,
-    /// or when the configured user's session ended.
+    /// or when the configured user's session ended. Nil when the remote refused them (a
+    /// person must sign in); throws what kept the sign-in from an answer (no answer, one
+    /// that cannot be read, a failing remote).
     private func automaticLogin(replacing session: Session?) async throws -> String? {
         guard let username = settings.username, let password = settings.password else { return nil }
         if let session, session.user.username != username { return nil }
-        return try await keeper.signInOnce(username: username, password: password)
+        do {
+            return try await keeper.signInOnce(username: username, password: password)
+        } catch let failure as RemoteFailure where [401, 403].contains(failure.status) {
+            return nil
+        }
     }
 
     // MARK: Verification
@@ -118,7 +124,7 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     /// Verifies the session with the remote (`checkWithRemote`); a failure goes to the
     /// kernel, which holds for a login on a refusal and waits for connectivity on no answer.
     public func pull(_ context: PluginContext) async throws -> PullSummary {
-        _ = await accessToken()
+        _ = try await accessToken()
         try await checkWithRemote()
         return PullSummary()
     }

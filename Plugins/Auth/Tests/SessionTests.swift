@@ -138,7 +138,7 @@ struct SessionTests {
             plugins: [AuthPlugin.self],
             clock: TestClock(now: Date())
         )
-        #expect(await restarted.runtime.credentials.accessToken() == session.accessToken)
+        #expect(try await restarted.runtime.credentials.accessToken() == session.accessToken)
         #expect(await restarted.runtime.credentials.account() == "u_demo")
         await harness.finish()
     }
@@ -200,7 +200,7 @@ struct SessionTests {
             plugins: [AuthPlugin.self]
         )
         let auth = try test.runtime.plugin(AuthPlugin.self)
-        #expect(await auth.accessToken() != nil)
+        #expect(try await auth.accessToken() != nil)
         #expect(await auth.account() == "u_demo")
         await harness.finish()
     }

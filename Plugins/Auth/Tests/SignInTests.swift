@@ -41,12 +41,27 @@ struct SignInTests {
         let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
             for test in [first, second] {
                 let auth = try test.runtime.plugin(AuthPlugin.self)
-                group.addTask { await auth.accessToken() }
+                group.addTask { try await auth.accessToken() }
             }
             return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
         }
         #expect(tokens.count == 1 && !tokens.contains(nil))
         #expect(try await harness.received("POST /v1/auth/login") == 1)
+        await harness.finish()
+    }
+
+    /// The configured sign-in got no answer: that is no answer, for the request that asked
+    /// for a token to fail as one (offline), not a missing session that sends it without a
+    /// token, to meet a 401 that tells a person to sign in.
+    @Test func aConfiguredSignInWithoutAnAnswerFailsAsNoAnswer() async throws {
+        let harness = try await AuthHarness.make()
+        let test = try await TestRuntime.make(
+            server: "http://127.0.0.1:9",
+            yaml: "data_dir: \(harness.folder.appendingPathComponent("unreachable").path)\nplugins:\n  auth: {username: demo, password: demo-password}\n",
+            plugins: [AuthPlugin.self]
+        )
+        let auth = try test.runtime.plugin(AuthPlugin.self)
+        await #expect(throws: TransportFailure.self) { try await auth.accessToken() }
         await harness.finish()
     }
 
@@ -58,10 +73,10 @@ struct SignInTests {
             plugins: [AuthPlugin.self]
         )
         let auth = try test.runtime.plugin(AuthPlugin.self)
-        for _ in 0..<3 { #expect(await auth.accessToken() == nil) }
+        for _ in 0..<3 { #expect(try await auth.accessToken() == nil) }
         #expect(try await harness.received("POST /v1/auth/login") == 1)
         test.clock.advance(by: 301)
-        #expect(await auth.accessToken() == nil)
+        #expect(try await auth.accessToken() == nil)
         #expect(try await harness.received("POST /v1/auth/login") == 2)
         await harness.finish()
     }

@@ -14,7 +14,7 @@ final class CredentialBroker: CredentialProvider {
     /// Whether a plugin that signs in is enabled.
     var hasProvider: Bool { current != nil }
 
-    func accessToken() async -> String? { await current?.accessToken() }
+    func accessToken() async throws -> String? { try await current?.accessToken() }
 
     func refreshAccessToken(rejected: String) async throws -> String? {
         try await current?.refreshAccessToken(rejected: rejected)

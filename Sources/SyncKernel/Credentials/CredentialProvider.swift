@@ -2,8 +2,12 @@
 ///
 /// The auth plugin implements it; an app can supply its own (a keychain, say).
 public protocol CredentialProvider: Sendable {
-    /// The current access token, or nil when nobody is signed in.
-    func accessToken() async -> String?
+    /// The current access token, or nil when nobody is signed in and nobody can be. Throws
+    /// when getting one needed the remote and it did not answer, or not in a way that can be
+    /// read (a sign-in with configured credentials whose answer was lost): the request that
+    /// asked fails as that does (offline, not a logout), rather than going without a token
+    /// and meeting a 401 that tells a person to sign in.
+    func accessToken() async throws -> String?
     /// Called after a 401 for `rejected`. Returns a fresh token, or nil when the remote
     /// refused to renew the session (then queues hold in "needs login"). Throws when the
     /// refresh got no answer (`TransportFailure`): that is offline, not a logout.

@@ -14,7 +14,7 @@ extension SyncEngine {
         let held = try await runtime.store.read { db in try PluginState.held(in: db) }
         guard !held.isEmpty else { return }
         nextHoldCheck.restart(from: now, after: Self.holdRecheck)
-        guard let token = await runtime.credentials.accessToken() else { return }
+        guard let token = try? await runtime.credentials.accessToken() else { return }
         let fingerprint = CredentialFingerprint.of(token)
         let released = held.filter { $0.value != fingerprint }.keys.sorted()
         guard !released.isEmpty else { return }

@@ -133,9 +133,9 @@ public struct HTTPTransport: Sendable {
         }
     }
 
-    private func accessToken() async -> String? {
+    private func accessToken() async throws -> String? {
         guard let credentials else { return nil }
-        return await credentialWork { await credentials.accessToken() }
+        return try await credentialWork { try await credentials.accessToken() }
     }
 
     private func refreshAccessToken(rejected token: String) async throws -> String? {
@@ -157,7 +157,7 @@ public struct HTTPTransport: Sendable {
             request.authenticated = false
         }
         let key = request.changesState && !request.isAbsolute ? keys?.next() : nil
-        let token = request.authenticated ? await accessToken() : nil
+        let token = request.authenticated ? try await accessToken() : nil
         let first = try await execute(request, token: token, key: key)
         if first.status == 401, let token, let renewed = try await refreshAccessToken(rejected: token) {
             return try check(try await execute(request, token: renewed, key: key), sentWith: renewed)
@@ -181,7 +181,7 @@ public struct HTTPTransport: Sendable {
         if request.isAbsolute, request.authenticated, !(try await isOwnRemote(request.path)) {
             request.authenticated = false
         }
-        let token = request.authenticated ? await accessToken() : nil
+        let token = request.authenticated ? try await accessToken() : nil
         do {
             try await stream(request, token: token, timeout: timeout, head: head, body: body)
         } catch let failure as RemoteFailure where failure.status == 401 {

@@ -201,7 +201,7 @@ struct SimulationRun {
                 revoked.formUnion(world.devices.map(\.index))
                 for workload in workloads { workload.serverRestored() }
             case .revokeSession(let index):
-                guard let token = await world.devices[index].runtime.credentials.accessToken() else {
+                guard let token = try? await world.devices[index].runtime.credentials.accessToken() else {
                     return "no session"
                 }
                 revoked.insert(index)
@@ -303,7 +303,7 @@ struct SimulationRun {
             for device in world.devices {
                 let ended = revoked.contains(device.index)
                 guard try await needsSignIn(device) || ended else { continue }
-                let session = await device.runtime.credentials.accessToken() != nil
+                let session = (try? await device.runtime.credentials.accessToken()) != nil
                 // A queue held while the session stands resumes by itself once the device
                 // has another token (checked when the world has settled).
                 if session, !ended { continue }
@@ -383,7 +383,7 @@ struct SimulationRun {
     }
 
     private func needsSignIn(_ device: SimulatedDevice) async throws -> Bool {
-        if await device.runtime.credentials.accessToken() == nil { return true }
+        if (try? await device.runtime.credentials.accessToken()) == nil { return true }
         return try await device.runtime.store.read { db in
             try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM kernel_plugin_state WHERE needs_login = 1)")

@@ -79,7 +79,7 @@ public final class SimulationWorld: @unchecked Sendable {
     /// Asks the server directly with the session of `device`: what its signed-in user
     /// sees there, for checks once the world has settled.
     public func ask(_ method: String, _ path: String, as device: SimulatedDevice) async throws -> HTTPResponse {
-        guard let token = await device.runtime.credentials.accessToken() else {
+        guard let token = try await device.runtime.credentials.accessToken() else {
             throw FerryError(.needsLogin, "device \(device.index) is not signed in")
         }
         return try await ask(method, path, headers: [("Authorization", "Bearer \(token)")])

@@ -6,7 +6,7 @@ struct ActingAsCredentials: CredentialProvider {
     let base: (any CredentialProvider)?
     let member: String?
 
-    func accessToken() async -> String? { await base?.accessToken() }
+    func accessToken() async throws -> String? { try await base?.accessToken() }
 
     func refreshAccessToken(rejected: String) async throws -> String? {
         try await base?.refreshAccessToken(rejected: rejected)
