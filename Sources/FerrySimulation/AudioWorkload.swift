@@ -116,7 +116,7 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
     /// after its attempts, for the person to make room: where what the device keeps fits,
     /// the settled check finds its files missing.
     func needsPerson(_ operation: QueuedOperation) -> Bool {
-        operation.lastError?.contains("does not fit") == true
+        operation.lastError?.contains("does not fit:") == true
     }
 
     /// A device forgets what it kept once another account signs in there
@@ -127,7 +127,9 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
 
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
         var violations = try await checkStep(world)
-        guard let library = try await serverLibrary(world) else { return violations }
+        guard let library = try await serverLibrary(world) else {
+            throw FerryError(.needsLogin, "no device could read the server's audio library once the world settled")
+        }
         for device in world.devices {
             let albums = try await AudioLibrary(runtime: device.runtime).albums()
             let things = kept[device.index] ?? []
@@ -141,7 +143,10 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
             }
             let wanted = albums.filter { explicit.contains($0.id) || !holders($0.id).isEmpty }.map(\.id)
             let files = Set(wanted.flatMap { library.files[$0] ?? [] })
-            guard files.reduce(0, { $0 + (library.sizes[$1] ?? 0) }) <= Self.cap else { continue }
+            guard files.reduce(0, { $0 + (library.sizes[$1] ?? 0) }) <= Self.cap else {
+                violations += try await checkWaitingForRoom(files, kept: wanted, on: device)
+                continue
+            }
             let missing = albums.filter { wanted.contains($0.id) && $0.downloaded < $0.tracks }
             if !missing.isEmpty {
                 violations.append(
@@ -152,14 +157,31 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
-    /// The server's library as the settled check needs it: each collection's albums, each
-    /// album's files, each file's size.
+    /// What a device keeps past its cap (a kept collection grew): each of its files that is
+    /// not on the device waits for room, saying why.
+    private func checkWaitingForRoom(_ files: Set<String>, kept: [String], on device: SimulatedDevice) async throws -> [SimulationViolation] {
+        let onDisk = try Self.completeFiles(on: device)
+        var reasons: [String: String] = [:]
+        for operation in try await device.operations() where operation.plugin == AudioPlugin.name && operation.kind == "download" {
+            reasons[operation.entity] = operation.lastError ?? ""
+        }
+        let silent = files.filter { onDisk[$0] == nil && reasons[$0]?.contains("does not fit") != true }.sorted()
+        guard !silent.isEmpty else { return [] }
+        return [
+            SimulationViolation("not-downloaded", "device \(device.index) keeps \(kept), past its cap, and \(silent) are neither on it nor waiting for room (\(silent.map { reasons[$0] ?? "no download" }))")
+        ]
+    }
+
+    /// The server's library as the checks need it: each collection's albums, each album's
+    /// files, each file's size and SHA-256.
     private struct ServerLibrary {
         var members: [String: Set<String>] = [:]
         var files: [String: [String]] = [:]
         var sizes: [String: Int64] = [:]
+        var checksums: [String: String] = [:]
     }
 
+    /// The server's library now, read as the first device that can ask (signed in) sees it.
     private func serverLibrary(_ world: SimulationWorld) async throws -> ServerLibrary? {
         for device in world.devices {
             guard let albums = try? await world.json("/v1/audio/albums", as: device)["albums"] as? [[String: Any]],
@@ -173,7 +195,9 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
                 let tracks = (album["tracks"] as? [[String: Any]]) ?? []
                 library.files[album["id"] as? String ?? ""] = tracks.compactMap { $0["part_key"] as? String }
                 for track in tracks {
-                    if let key = track["part_key"] as? String { library.sizes[key] = (track["byte_size"] as? NSNumber)?.int64Value }
+                    guard let key = track["part_key"] as? String else { continue }
+                    library.sizes[key] = (track["byte_size"] as? NSNumber)?.int64Value
+                    library.checksums[key] = track["sha256"] as? String
                 }
             }
             return library
@@ -199,21 +223,12 @@ final class AudioWorkload: SimulationWorkload, @unchecked Sendable {
         return violations
     }
 
-    /// The server's checksums by part key, read once a device can ask (signed in).
+    /// The server's checksums by part key (which no run changes), read once a device can
+    /// ask (signed in).
     private func serverChecksums(_ world: SimulationWorld) async throws -> [String: String]? {
         if let checksums { return checksums }
-        for device in world.devices {
-            guard let albums = try? await world.json("/v1/audio/albums", as: device)["albums"] as? [[String: Any]] else {
-                continue
-            }
-            var found: [String: String] = [:]
-            for track in albums.flatMap({ ($0["tracks"] as? [[String: Any]]) ?? [] }) {
-                if let key = track["part_key"] as? String { found[key] = track["sha256"] as? String }
-            }
-            checksums = found
-            return found
-        }
-        return nil
+        checksums = try await serverLibrary(world)?.checksums
+        return checksums
     }
 
     /// The folder of the device's audio files.

@@ -116,7 +116,7 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
         do {
             try await send()
         } catch {
-            if device.isConfigured {
+            if device.isConfigured, Self.mayHaveBeenTaken(error) {
                 var maybe = write
                 maybe.maybe = true
                 self[keyPath: writes].append(maybe)
@@ -124,6 +124,18 @@ final class FamilyWorkload: SimulationWorkload, @unchecked Sendable {
             throw error
         }
         self[keyPath: writes].append(write)
+    }
+
+    /// Whether a failed online-only write may have been taken: it got no answer, or the
+    /// device died or its store failed on the way. A refusal (of the server, or of the
+    /// person's input), or no connection before it went, took nothing.
+    private static func mayHaveBeenTaken(_ error: any Error) -> Bool {
+        guard let error = error as? FerryError else { return true }
+        switch error.code {
+        case .requiresConnection: return error.underlying is TransportFailure
+        case .conflict, .notFound, .rejected, .usage, .needsLogin: return false
+        default: return true
+        }
     }
 
     /// After a restore, the votes and picks written before it are no longer followed:

@@ -14,10 +14,11 @@ struct AudioCurationTests {
             only: ["audio"]
         )
         #expect(verdict.violations == [])
+        #expect(!verdict.trace.contains { $0.contains("curate") && $0.contains("->") }, "the curation was taken: \(verdict.trace)")
     }
 
     /// A kept collection that grew past the cap: the album new in it is kept, its downloads
-    /// wait for room (they do not fit), and the files on disk stay within the cap.
+    /// wait for room, saying so (they do not fit), and the files on disk stay within the cap.
     @Test func aKeptCollectionThatGrewPastTheCapKeepsTheCap() async {
         let verdict = await FoundTraceTests.run(
             ["act 1 audio keep collection col_demo_new", "sync 1", "act 0 audio curate col_demo_new alb_demo_1,alb_demo_2,alb_demo_3", "sync 1"],
@@ -25,6 +26,7 @@ struct AudioCurationTests {
             only: ["audio"]
         )
         #expect(verdict.violations == [])
+        #expect(!verdict.trace.contains { $0.contains("curate") && $0.contains("->") }, "the curation was taken: \(verdict.trace)")
     }
 
     /// A collection emptied on the server keeps nothing on the devices that keep it.
@@ -35,5 +37,6 @@ struct AudioCurationTests {
             only: ["audio"]
         )
         #expect(verdict.violations == [])
+        #expect(!verdict.trace.contains { $0.contains("curate") && $0.contains("->") }, "the curation was taken: \(verdict.trace)")
     }
 }

@@ -106,16 +106,21 @@ public struct AuthPlugin: SyncPlugin, CredentialProvider {
     }
 
     /// Signs in with the configured username and password when there is no session,
-    /// or when the configured user's session ended. Nil when the remote refused them (a
-    /// person must sign in); throws what kept the sign-in from an answer (no answer, one
-    /// that cannot be read, a failing remote).
+    /// or when the configured user's session ended. Nil when the remote refused them (400,
+    /// 401, 403: a person must sign in). No answer is thrown as it came (`TransportFailure`);
+    /// any other answer, or one that cannot be read, as `remote_unavailable`, so that the
+    /// request that asked for a token is never judged by the sign-in's status.
     private func automaticLogin(replacing session: Session?) async throws -> String? {
         guard let username = settings.username, let password = settings.password else { return nil }
         if let session, session.user.username != username { return nil }
         do {
             return try await keeper.signInOnce(username: username, password: password)
-        } catch let failure as RemoteFailure where [401, 403].contains(failure.status) {
+        } catch let failure as RemoteFailure where SessionKeeper.refusals.contains(failure.status) {
             return nil
+        } catch let failure as RemoteFailure {
+            throw FerryError(.remoteUnavailable, "signing in as \(username) failed: the remote answered \(failure.status)", underlying: failure)
+        } catch let failure as DecodingError {
+            throw FerryError(.remoteUnavailable, "signing in as \(username) failed: its answer could not be read", underlying: failure)
         }
     }
 

@@ -18,6 +18,9 @@ actor SessionKeeper {
     /// sign-ins pause for `refusedSignInPause` after it, instead of asking on every pass.
     private var signInRefusedAt: Date?
     static let refusedSignInPause: TimeInterval = 300
+    /// The statuses with which the remote refuses a sign-in or a refresh: the credentials
+    /// are wrong or the session is over, and a person must sign in.
+    static let refusals: Set<Int> = [400, 401, 403]
 
     init(store: any CredentialStore, client: AuthClient, clock: any KernelClock, lockPath: String, logger: Logger) {
         self.store = store
@@ -107,7 +110,7 @@ actor SessionKeeper {
             let token = try await login(username: username, password: password).accessToken
             signInRefusedAt = nil
             return token
-        } catch let failure as RemoteFailure where failure.status == 401 {
+        } catch let failure as RemoteFailure where Self.refusals.contains(failure.status) {
             signInRefusedAt = clock.now()
             logger.warning("the remote refused the configured username and password for \(username); check plugins.auth in config.yaml, or run `ferry auth login`")
             throw failure
@@ -136,7 +139,7 @@ actor SessionKeeper {
             renewed.actingAs = session.actingAs
             try save(renewed)
             return renewed.accessToken
-        } catch let failure as RemoteFailure where [400, 401, 403].contains(failure.status) {
+        } catch let failure as RemoteFailure where Self.refusals.contains(failure.status) {
             logger.warning("the session of \(session.user.username) was ended by the remote; log in again")
             try end()
             return nil

@@ -1,4 +1,5 @@
 import AuthPlugin
+import FerryServer
 import Foundation
 import SyncKernel
 import SyncKernelTesting
@@ -62,6 +63,19 @@ struct SignInTests {
         )
         let auth = try test.runtime.plugin(AuthPlugin.self)
         await #expect(throws: TransportFailure.self) { try await auth.accessToken() }
+        await harness.finish()
+    }
+
+    /// The configured sign-in met a failing server (503): the request that asked for a token
+    /// fails as the server being unavailable, not with the sign-in's status as its own, and
+    /// not without a token.
+    @Test func aConfiguredSignInThatMeetsAFailingServerIsRemoteUnavailable() async throws {
+        let harness = try await AuthHarness.make(auth: "{username: demo, password: demo-password}")
+        harness.server.setFaults(FaultSettings(failNext: .init(kind: .unavailable, count: 1), pathPrefix: "/v1/auth/login"))
+        let auth = try harness.auth
+        let error = await #expect(throws: FerryError.self) { try await auth.accessToken() }
+        #expect(error?.code == .remoteUnavailable && error?.message.contains("signing in as demo") == true)
+        #expect(try await auth.accessToken() != nil, "once the server answers, the sign-in goes")
         await harness.finish()
     }
 

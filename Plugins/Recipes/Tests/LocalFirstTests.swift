@@ -94,6 +94,20 @@ struct LocalFirstTests {
         }
     }
 
+    @Test func twoTogglesBeforeTheFirstPullCancelOut() async throws {
+        try await RecipeServer.with { server in
+            let token = try await server.login()
+            let bed = try await RecipesTestbed.make(server: server.url, token: token)
+            defer { bed.remove() }
+            let book = try bed.book
+            _ = try await book.toggle("demo-dal")
+            _ = try await book.toggle("demo-dal")
+            #expect(try await bed.test.operations().isEmpty, "a toggle goes by the local set: two leave nothing to send")
+            _ = try await bed.test.runOnce()
+            #expect(try await server.savedIDs(token: token).contains("demo-dal"))
+        }
+    }
+
     @Test func anUncachedRecipeCannotBeSavedOfflineAndTheErrorSaysWhy() async throws {
         let bed = try await RecipesTestbed.make(server: "http://127.0.0.1:9", token: "t")
         defer { bed.remove() }

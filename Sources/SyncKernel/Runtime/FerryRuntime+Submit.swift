@@ -125,7 +125,7 @@ extension FerryRuntime {
         case .offline(let reason):
             return FerryError(
                 .requiresConnection,
-                "\(what) got no answer from the remote (\(reason)): the remote may or may not have taken it, and nothing was changed on this device. Once connected, look before doing it again",
+                "\(what) got no answer from the remote (\(reason)): if it reached the remote, it may have been taken there. Nothing was changed on this device; once connected, look before doing it again",
                 underlying: error
             )
         case .unauthorized:

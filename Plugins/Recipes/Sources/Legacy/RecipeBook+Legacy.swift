@@ -147,12 +147,14 @@ extension RecipeBook {
         }
         if !(try SavedSet.contains(entry.id, in: db)) {
             try SavedSet.insert(entry.id, at: now, in: db)
-            let save = try NewOperation(
+            var save = try NewOperation(
                 plugin: RecipesPlugin.name,
                 kind: "save",
                 entity: entry.id,
                 payload: [String: String]()
             )
+            // Before the first pull, an unsave after the import replaces this save.
+            save.remoteKnown = try SavedSet.isKnown(in: db)
             queue.enqueue(save)
             counts.savesQueued += 1
         }

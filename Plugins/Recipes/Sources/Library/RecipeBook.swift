@@ -60,9 +60,10 @@ public struct RecipeBook: Sendable {
             let target = wanted ?? !current
             // Before the saved set's first pull, it is not known, only empty: an explicit save
             // or unsave goes to the remote even where the set already agrees, and a later
-            // opposite one replaces it rather than cancelling it.
-            let known = try SyncCursors.hasPulled(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db)
-            if target == current, known || wanted == nil { return (current, false, nil) }
+            // opposite one replaces it rather than cancelling it. A toggle goes by the local
+            // set: two of them cancel out.
+            let known = try wanted == nil || SavedSet.isKnown(in: db)
+            if target == current, known { return (current, false, nil) }
             var removedPhoto: String?
             if target {
                 guard try Recipe.find(id, in: db) != nil else { throw NotCached() }

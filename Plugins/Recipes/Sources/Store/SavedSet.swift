@@ -1,8 +1,15 @@
 import Foundation
 import GRDB
+import SyncKernel
 
 /// The user's saved set as this client knows it (`recipes_saved`).
 enum SavedSet {
+    /// Whether the set is known: its feed has been pulled. Before, it is only empty, and
+    /// the server's may hold anything.
+    static func isKnown(in db: Database) throws -> Bool {
+        try SyncCursors.hasPulled(plugin: RecipesPlugin.name, name: RecipesPlugin.savedFeed, in: db)
+    }
+
     static func contains(_ id: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM recipes_saved WHERE recipe_id = ?)"),
