@@ -32,7 +32,9 @@ struct AirplaneModeCLITests {
             "ferry-movies-cli-\(UUID().uuidString)"
         )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "server: \(server.baseURL)\ndata_dir: data\nplugins:\n  auth: {}\n  movies: {}\n"
+        // A long probe timeout: on a loaded machine the test's own server may answer the
+        // probe late, and "offline" here comes from `ferry network offline`, not from it.
+        try "server: \(server.baseURL)\ndata_dir: data\nnetwork: {probe_timeout: 60s}\nplugins:\n  auth: {}\n  movies: {}\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
 
         let login = try await Self.ferry(
