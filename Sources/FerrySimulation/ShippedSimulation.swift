@@ -56,10 +56,12 @@ public enum ShippedSimulation {
         // The demo users: the workloads act as `demo`; `sam` signs in on a device now and then.
         accounts: ["demo", "sam"],
         signIn: { runtime, account in
-            // What `ferry auth login` does when the person keeps the writes made while
-            // signed out: they go as the account that signed in, and held queues resume.
+            // What `ferry auth login` does with the person's answer about the writes made
+            // while nobody was signed in (the configured device's, before its first sign-in):
+            // the workloads' account keeps them, and they go as its own; another account
+            // holds them (Enter), as they are not its own. Held queues resume.
             let session = try await runtime.plugin(AuthPlugin.self).login(username: account, password: "\(account)-password")
-            _ = try await runtime.adoptSignedOutWork(for: session.user.id)
+            if account == "demo" { _ = try await runtime.adoptSignedOutWork(for: session.user.id) }
             _ = try await runtime.adoptLocalData(for: session.user.id)
             try await runtime.resumeAfterLogin()
         }

@@ -72,6 +72,19 @@ import Testing
         #expect(verdict.trace.contains { $0.hasPrefix("sign-in 0 sam") })
     }
 
+    /// The harness, seed 54 of `--workloads notes`: on the configured device, a note written
+    /// before its first sign-in is shown to `sam`, who signs in there first and holds it (it
+    /// is not sam's), and once the demo user signs in it goes as the demo user's.
+    @Test func aNoteWrittenBeforeAnySignInIsShownToWhoeverSignsInAndGoesAsTheDemoUsers() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 0 notes delete b 0", "act 2 notes put a 880", "sign-in 2 sam"],
+            seed: 54,
+            only: ["notes"]
+        )
+        #expect(verdict.violations == [])
+        #expect(verdict.trace.contains { $0.hasPrefix("sign-in 2 sam") })
+    }
+
     /// last-write-wins with `08-whole-second-timestamps`: of two writes of one note 0.4 s apart
     /// and in one second, the later (the server's) stays, though the server's time is whole
     /// seconds no longer.

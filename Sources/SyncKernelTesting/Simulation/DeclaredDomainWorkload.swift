@@ -82,24 +82,30 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
     /// not read again.
     ///
     /// Only the workload's account writes the domain: a device where another account is
-    /// signed in shows none of its documents (`other-account-shown`).
+    /// signed in shows none of its documents (`other-account-shown`), except those with a
+    /// write made while nobody was signed in, which are shown to whoever is until someone
+    /// keeps or discards that write (docs/plugins/auth.md).
     public func checkShown(on device: SimulatedDevice) async throws -> [SimulationViolation] {
         let account = await device.runtime.credentials.account()
         let now = (life: device.life, stamp: try device.runtime.store.stamp(), account: account)
         if let fine = shownFine[device.index], fine == now { return [] }
-        let rows = try await device.runtime.store.read { [domain] db in
-            try DeclaredEntities.list(domain: domain, in: db).map { ($0.entity, $0.body) }
+        let (rows, signedOut) = try await device.runtime.store.read { [domain] db in
+            (
+                try DeclaredEntities.list(domain: domain, in: db).map { ($0.entity, $0.body) },
+                Set(try Outbox.operations(plugin: domain, in: db).filter { $0.account == nil }.map(\.entity))
+            )
         }
         var violations = rows.compactMap { entity, body -> SimulationViolation? in
             let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
             if let object, object["id"].map({ $0 as? String == entity }) ?? true { return nil }
             return SimulationViolation("garbled", "device \(device.index) shows \(domain) \(entity) as \(body.prefix(60)), not a document")
         }
-        if let writer, let account, account != writer, !rows.isEmpty {
+        let writersOwn = rows.map(\.0).filter { !signedOut.contains($0) }
+        if let writer, let account, account != writer, !writersOwn.isEmpty {
             violations.append(
                 SimulationViolation(
                     "other-account-shown",
-                    "device \(device.index), signed in as \(account), shows \(domain) \(rows.map(\.0).joined(separator: ", ")) of \(writer)"
+                    "device \(device.index), signed in as \(account), shows \(domain) \(writersOwn.joined(separator: ", ")) of \(writer)"
                 )
             )
         }
