@@ -67,9 +67,11 @@ struct SimulatedTMDB: SimulatedServer {
         return Self.json(body)
     }
 
-    /// A poster of one of the films: a few bytes of its own.
+    /// A poster of one of the films, or of one the demo server's movies name (its own
+    /// stand-in's `ferry-poster-{id}.png`, films TMDB has): a few bytes of its own.
     private func poster(_ file: String) -> HTTPResponse {
-        guard SimulatedFilm.all.contains(where: { $0.posterPath == file }) else {
+        let demo = file.hasPrefix("/ferry-poster-") && file.hasSuffix(".png")
+        guard demo || SimulatedFilm.all.contains(where: { $0.posterPath == file }) else {
             return HTTPResponse(status: 404, headers: [:], body: Data())
         }
         return HTTPResponse(status: 200, headers: ["content-type": "image/jpeg"], body: Data("poster \(file)".utf8))

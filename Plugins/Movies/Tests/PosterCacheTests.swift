@@ -70,6 +70,25 @@ struct PosterCacheTests {
         await harness.stop()
     }
 
+    /// A poster the image host does not have (404) is passed over: the posters after it are
+    /// still fetched, where the first failure used to stop the pass for good.
+    @Test func aPosterTheImageHostDoesNotHaveHoldsBackNoOther() async throws {
+        let harness = try await MoviesHarness.start()
+        let library = try harness.library()
+        try await harness.test.runOnce()
+        let posters = library.posters()
+        try await posters.files.purge()
+        let asked = try await harness.stats()["GET /tmdb/t/p/{size}/{file}"] ?? 0
+        var gone = try #require(try await library.movie("m_demo_dune"))
+        gone.posterPath = "/ferry-poster-1.png"
+        let heat = try #require(try await library.movie("m_demo_heat"))
+        #expect(await posters.prefetch([gone, heat], logger: harness.runtime.logger) == 1)
+        #expect(try await posters.cached(heat) != nil)
+        #expect(try await posters.cached(gone) == nil)
+        #expect(try await harness.stats()["GET /tmdb/t/p/{size}/{file}"] == asked + 2)
+        await harness.stop()
+    }
+
     @Test func theLeastRecentlyUsedPosterIsEvictedAtTheCap() async throws {
         let harness = try await MoviesHarness.start()
         let library = try harness.library()

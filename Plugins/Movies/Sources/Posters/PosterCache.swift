@@ -13,6 +13,7 @@ public struct PosterCache: Sendable {
     public let files: FileCache
     let settings: MoviesSettings
     let transport: HTTPTransport
+    let clock: any KernelClock
 
     /// A poster cache under `folder`.
     public init(
@@ -26,6 +27,7 @@ public struct PosterCache: Sendable {
     ) {
         self.settings = settings
         self.transport = transport
+        self.clock = clock
         self.files = FileCache(
             owner: "movies.posters",
             root: folder,
@@ -44,9 +46,11 @@ public struct PosterCache: Sendable {
     }
 
     /// Caches the posters of `movies` that are not cached yet: at most `attempts` tries, and
-    /// only while the cache has room for them without evicting any poster. It stops at the
-    /// first failure (the network, the image host or the disk): what is left waits for the
-    /// next pass. Returns how many were downloaded.
+    /// only while the cache has room for them without evicting any poster. A poster the
+    /// image host refuses for good (a 404: TMDB no longer has that file) is passed over, and
+    /// asked for again at the next pass; any other failure (the network, the image host
+    /// failing, the disk) stops it, and what is left waits for the next pass. Returns how
+    /// many were downloaded.
     @discardableResult
     public func prefetch(_ movies: [Movie], attempts: Int = 20, logger: Logger) async -> Int {
         guard (try? await files.expire()) != nil, let usage = try? await files.usage(),
@@ -64,7 +68,12 @@ public struct PosterCache: Sendable {
                 used += file.bytes
                 downloaded += 1
             } catch {
-                logger.debug("movies: posters wait for the next pass (\((error as? FerryError)?.message ?? "\(error)"))")
+                let failure = FailureClass.classify(error, now: clock.now())
+                if case .rejected(let reason) = failure {
+                    logger.debug("movies: no poster for \(movie.title) (\(reason))")
+                    continue
+                }
+                logger.debug("movies: posters wait for the next pass (\(failure.reason))")
                 break
             }
         }
