@@ -17,8 +17,8 @@ import SyncKernel
 /// operations of one entity applied in the order they were queued (`entity-order`).
 /// Checked once faults stop, people sign in again and time passes: nobody signed out whose
 /// session the server did not end (`signed-out`), every queue drained but for dead letters
-/// a person must see (`not-drained`, `needs-person`), then each workload's own checks (nothing acknowledged lost, every
-/// device showing the server's state).
+/// a person must see (`not-drained`, `needs-person`), then each workload's own checks
+/// (nothing acknowledged lost, every device showing the server's state).
 public struct Simulation: Sendable {
     /// How a run is drawn.
     public struct Options: Sendable {
