@@ -29,15 +29,23 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
 
     /// How each device last left each film (by TMDB id) after a write it acknowledged.
     private var lastWrite: [Int: [Int: Entry?]] = [:]
-    /// Films written before a restore of the server: whichever write is on it now, the
-    /// restore's or a later one, none is lost.
-    private var restoredAway: Set<Int> = []
+    /// Films no longer followed: written before a restore of the server (whichever write is
+    /// on it now, the restore's or a later one, none is lost), or removed on a device while
+    /// their add might still adopt the server's entry (below).
+    private var unfollowed: Set<Int> = []
+    /// The films each device added again while its view did not show them (another
+    /// account's sign-in emptied it) though its last write left them on the list. The add
+    /// meets the server's entry (409) and adopts it, and what the person then changes on
+    /// the pending movie goes to that entry field by field (docs/plugins/movies.md): the
+    /// pending movie's own view (the recommender typed, no rating) is not what the server
+    /// will hold. Followed so until the device shows the film matched.
+    private var adopting: [Int: Set<Int>] = [:]
 
     /// After a restore, the films written before it are no longer followed: every device
     /// must still show the server's list, enriched.
     var followsRestores: Bool { true }
 
-    func serverRestored() { restoredAway.formUnion(lastWrite.keys) }
+    func serverRestored() { unfollowed.formUnion(lastWrite.keys) }
 
     func draw(device: Int, using random: inout SeededRandom) -> String {
         let film = SimulatedFilm.all.randomElement(using: &random)!.key
@@ -58,6 +66,8 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
         }
         let library = try MoviesLibrary(runtime: device.runtime)
         let shown = try await Self.movie(tmdbID, in: library)
+        if shown?.tmdbId != nil { adopting[device.index]?.remove(tmdbID) }
+        let before = lastWrite[tmdbID]?[device.index] ?? nil
         switch (words[0], words.count, shown) {
         case ("add", 3, nil):
             guard let film = SimulatedFilm.all.first(where: { $0.id == tmdbID }) else {
@@ -73,9 +83,33 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
         case (_, _, nil): throw FerryError(.notFound, "\(words[1]) is not on the list")
         default: throw FerryError(.usage, "unknown movies action \(action)")
         }
-        let left: Entry? = try await Self.movie(tmdbID, in: library).map(Self.entry)
+        if words[0] == "add", before != nil { adopting[device.index, default: []].insert(tmdbID) }
+        let left: Entry?
+        if let before, adopting[device.index]?.contains(tmdbID) == true {
+            if words[0] == "remove" {
+                // The pending movie is forgotten, or its removal follows an add that left
+                // without an answer: the server's entry stays, or goes.
+                unfollowed.insert(tmdbID)
+                adopting[device.index]?.remove(tmdbID)
+            }
+            left = Self.adopted(before, changedBy: words)
+        } else {
+            left = try await Self.movie(tmdbID, in: library).map(Self.entry)
+        }
         // `.some`: a film the write took off the list is remembered as off the list, not forgotten.
         lastWrite[tmdbID, default: [:]][device.index] = .some(left)
+    }
+
+    /// The server's entry a pending add adopts, as `words` (an action) changes it: an add
+    /// changes nothing, an update its one field.
+    private static func adopted(_ entry: Entry, changedBy words: [String]) -> Entry {
+        var entry = entry
+        switch (words[0], words.count > 3 ? words[2] : "") {
+        case ("update", "status"): entry.status = words[3]
+        case ("update", "rating"): entry.rating = Int(words[3])
+        default: break
+        }
+        return entry
     }
 
     func check(_ world: SimulationWorld) async throws -> [SimulationViolation] {
@@ -105,7 +139,7 @@ final class MoviesWorkload: SimulationWorkload, @unchecked Sendable {
                 )
             }
         }
-        for (tmdbID, writers) in lastWrite.sorted(by: { $0.key < $1.key }) where writers.count == 1 && !restoredAway.contains(tmdbID) {
+        for (tmdbID, writers) in lastWrite.sorted(by: { $0.key < $1.key }) where writers.count == 1 && !unfollowed.contains(tmdbID) {
             let (device, left) = writers.first!
             let now = server[tmdbID].map(\.entry)
             if now != left {

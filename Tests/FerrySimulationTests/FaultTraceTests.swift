@@ -267,4 +267,31 @@ import Testing
         let act = verdict.trace.first { $0.hasPrefix("act 2") } ?? ""
         #expect(act.contains("could not be reached") && !act.contains("auth login"), "\(act)")
     }
+
+    /// lost-write, wrongly: another account's sign-in emptied device 0's view, and the
+    /// person added again a film the device had sent already, with another recommender. By
+    /// the documented rule (docs/plugins/movies.md) the add met the server's entry (409)
+    /// and adopted it, and the pending movie's changes went to that entry; the check took
+    /// the second add for the device's last word (found by seed 2324).
+    @Test func anAddOfAFilmTheServerHoldsFromThisDeviceAdoptsItsEntry() async {
+        let lines = ["act 0 movies add aliens Kim", "beside 0", "sign-in 0 sam", "sign-in 0"]
+        let verdict = await FoundTraceTests.run(lines + ["act 0 movies add aliens Sam"], seed: 2324, only: ["movies"])
+        #expect(verdict.violations == [])
+        // A change made to the pending movie goes to the adopted entry, field by field.
+        let rated = await FoundTraceTests.run(
+            lines + ["act 0 movies add aliens Sam", "act 0 movies update aliens rating 6"],
+            seed: 2324,
+            only: ["movies"]
+        )
+        #expect(rated.violations == [])
+        // The adopted entry keeps what the device wrote to it before: its rating of 3, not
+        // the pending movie's none.
+        let earlier = await FoundTraceTests.run(
+            ["act 0 movies add aliens Kim", "act 0 movies update aliens rating 3", "beside 0", "sign-in 0 sam", "sign-in 0"]
+                + ["act 0 movies add aliens Sam"],
+            seed: 2324,
+            only: ["movies"]
+        )
+        #expect(earlier.violations == [])
+    }
 }
