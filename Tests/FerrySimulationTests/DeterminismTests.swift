@@ -4,9 +4,10 @@ import Testing
 
 @Suite struct DeterminismTests {
     /// Three copies at once, each thread's scheduling left to the machine: every workload,
-    /// through every kind of fault, replays step for step. Seed 12 sets its last device up
-    /// by its configuration alone: it signs in by itself, its operations' sign-ins aside
-    /// from their turns and together (`BatchTurns.aside`).
+    /// through every kind of fault, replays step for step, though a device's sends race
+    /// each other (several of its requests wait for their answers at once). Seed 12 sets
+    /// its last device up by its configuration alone: it signs in by itself, its
+    /// operations' sign-ins aside from their turns and together (`BatchTurns.aside`).
     @Test(arguments: [7, 12] as [UInt64])
     func theSameSeedGivesTheSameTraceAndVerdict(seed: UInt64) async {
         let simulation = ShippedSimulation.simulation(.init(seed: seed, devices: 3, steps: 120))
@@ -17,6 +18,13 @@ import Testing
         #expect(runs[0].trace.count > 120)
         #expect(runs[1] == runs[0])
         #expect(runs[2] == runs[0])
+        #expect(Self.mostAtOnce(runs[0]) > 1)
+    }
+
+    /// The most requests of one device that waited at once, as the trace's last line says.
+    static func mostAtOnce(_ verdict: SimulationVerdict) -> Int {
+        let words = (verdict.trace.last { $0.hasPrefix("-- at most ") } ?? "").split(separator: " ")
+        return words.count > 3 ? Int(words[3]) ?? 0 : 0
     }
 
     @Test func differentSeedsDrawDifferentRuns() {

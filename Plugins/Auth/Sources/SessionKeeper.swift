@@ -89,7 +89,7 @@ actor SessionKeeper {
     /// same lock file as refreshes) is adopted instead of repeated. Returns the token.
     func signInOnce(username: String, password: String) async throws -> String? {
         if let signingIn { return try await signingIn.value }
-        let task = Task { try await self.performSignIn(username: username, password: password) }
+        let task = Task.apart { try await self.performSignIn(username: username, password: password) }
         signingIn = task
         defer { signingIn = nil }
         return try await task.value
@@ -122,7 +122,7 @@ actor SessionKeeper {
         guard let session = try current(), let token = session.accessToken else { return nil }
         if token != rejected { return token }
         if let refreshing { return try await refreshing.value }
-        let task = Task { try await self.performRefresh(rejected: rejected) }
+        let task = Task.apart { try await self.performRefresh(rejected: rejected) }
         refreshing = task
         defer { refreshing = nil }
         return try await task.value

@@ -335,7 +335,7 @@ actor RemoteResolver {
     func url(for remote: String) async throws -> String {
         if let task = resolved[remote] { return try await task.value }
         let resolve = self.resolve
-        let task = Task { try await resolve(remote) }
+        let task = Task.apart { try await resolve(remote) }
         resolved[remote] = task
         do {
             let url = try await task.value

@@ -133,7 +133,7 @@ public actor FileCache {
             return hit
         }
         if let running = inFlight[request.key] { return try await running.value }
-        let task = Task { try await self.download(request) }
+        let task = Task.apart { try await self.download(request) }
         inFlight[request.key] = task
         defer { inFlight[request.key] = nil }
         return try await task.value

@@ -114,9 +114,9 @@ actor RequestBatch {
     private func flushAfterLinger() {
         guard let linger else { return }
         let round = self.round
-        Task {
+        Task.apart { [self] in
             try? await Task.sleep(for: linger)
-            self.flush(round: round)
+            await flush(round: round)
         }
     }
 
@@ -135,7 +135,7 @@ actor RequestBatch {
         round += 1
         let (wire, turns) = (self.wire, self.turns)
         turns?.wake([BatchTurns.wire])
-        Task {
+        Task.apart {
             await turns?.take(BatchTurns.wire)
             await wire.send(taken)
             turns?.wake(answered)

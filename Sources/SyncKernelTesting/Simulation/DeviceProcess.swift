@@ -38,7 +38,7 @@ final class DeviceProcess: @unchecked Sendable {
     func run(_ work: @escaping @Sendable () async throws -> Void) async -> End {
         await withCheckedContinuation { continuation in
             waiting.withLock { $0 = continuation }
-            task = Task {
+            task = Task.apart {
                 let end: End
                 do {
                     try await work()

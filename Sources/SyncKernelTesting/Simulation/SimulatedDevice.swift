@@ -205,9 +205,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// The device's configuration, read once: every process of the device reads the same
-    /// file. Its answers are capped at 1 MiB (`sync.max_answer`), far above any the
-    /// simulation's server gives, so that an answer past the cap (`oversize-answer`) costs
-    /// little to make.
+    /// file. It sends up to eight deliveries at once, as shipped (`sync.concurrency`), which
+    /// race each other the same way each time a seed runs (`RunThread`). Its answers are
+    /// capped at 1 MiB (`sync.max_answer`), far above any the simulation's server gives, so
+    /// that an answer past the cap (`oversize-answer`) costs little to make.
     private func configuration() throws -> FerryConfiguration {
         if let parsed { return parsed }
         let configuration = try FerryConfiguration.parse(
@@ -216,7 +217,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             server: http://server.simulated
             log_level: critical
             sync:
-              concurrency: 1
+              concurrency: 8
               batch_size: 20
               max_answer: 1MiB
             \(isConfigured ? setup.configuredYAML ?? setup.yaml : setup.yaml)

@@ -25,6 +25,9 @@ final class SimulatedNetwork: Sendable {
         var pastCap: [String] = []
         /// How many answers past the cap (`oversize-answer`) the device refused to read.
         var refusedPastCap = 0
+        /// The device's requests waiting for their answers now, and the most there were.
+        var inFlight = 0
+        var mostInFlight = 0
     }
 
     /// The device's sign-ins to the server, for the `signed-in-twice` invariant: one
@@ -207,6 +210,11 @@ final class SimulatedNetwork: Sendable {
     }
 
     private func execute(_ request: PreparedRequest, maxBodyBytes: Int, link: Int) async throws -> HTTPResponse {
+        state.withLock { state in
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
         if state.withLock({ $0.alive.contains(link) }) { await requestHandler.withLock { $0 }?(request) }
         let (host, path) = (Self.host(of: request.url), Self.path(of: request.url))
         let other = host.flatMap { otherHosts[$0] }
@@ -328,6 +336,9 @@ final class SimulatedNetwork: Sendable {
 
     /// How many answers past the device's cap it refused to read (as it should).
     var refusedPastCap: Int { state.withLock { $0.refusedPastCap } }
+
+    /// The most requests of the device that waited for their answers at once.
+    var mostInFlight: Int { state.withLock { $0.mostInFlight } }
 
     /// The answers past the device's cap that reached it since the last call.
     func takePastCap() -> [String] {

@@ -161,7 +161,20 @@ public struct Simulation: Sendable {
 
     /// Runs `events` on a new world and returns what held. `log`, when given, hears each
     /// step and what came of it.
+    ///
+    /// The run's tasks, those of its devices' processes and of the server, all run on one
+    /// thread of the run's own, one at a time, in the order they were queued
+    /// (`RunThread`): the sends of a device that race each other interleave the same way
+    /// every time the seed runs.
     public func run(_ events: [SimulationEvent], log: (@Sendable (String) -> Void)? = nil) async -> SimulationVerdict {
+        let thread = RunThread()
+        defer { thread.stop() }
+        return await withTaskExecutorPreference(thread) {
+            await TaskPlacement.$executor.withValue(thread) { await runHere(events, log: log) }
+        }
+    }
+
+    private func runHere(_ events: [SimulationEvent], log: (@Sendable (String) -> Void)?) async -> SimulationVerdict {
         let folder = Self.scratch + "/ferry-sim-\(options.seed)-\(UUID().uuidString.prefix(8))"
         let world = SimulationWorld(
             directory: folder,

@@ -88,6 +88,8 @@ struct SimulationRun {
         } catch {
             violations.append(SimulationViolation("harness", "the simulation could not go on: \(error)"))
         }
+        // Sends race within a device (`sync.concurrency` as shipped): how far they did.
+        note("-- at most \(world.devices.map(\.network.mostInFlight).max() ?? 0) requests of one device at once", nil)
         return SimulationVerdict(
             violations: violations.map { SimulationViolation($0.invariant, Self.withoutRandomIDs($0.detail)) },
             steps: steps,
