@@ -1,8 +1,10 @@
 import Foundation
 
 /// One thread that runs a simulated run's tasks, one job at a time, in the order they were
-/// enqueued: the run, its devices' processes and the server then never wait for Swift's
-/// cooperative pool to wake a thread for each hop between them.
+/// queued: the run, its devices' processes (the tasks they start apart too, through
+/// `TaskPlacement`) and the server answering them in the same process. A device's sends
+/// that race each other then interleave the same way each time the seed runs, where
+/// Swift's global pool would interleave them as its threads happened to run.
 final class RunThread: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

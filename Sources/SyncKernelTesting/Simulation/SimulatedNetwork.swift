@@ -191,11 +191,11 @@ final class SimulatedNetwork: Sendable {
     /// it for a round trip: the other sends that need one at that moment (their credential
     /// work aside together, `BatchTurns.aside`) then ask while it is on its way, and a
     /// provider that does not share one sign-in among them sends a second (Kernel v2 2).
-    /// Turns are not time: a send the operating system held back for longer still asks
-    /// after the sign-in came back. When it succeeded, that changes nothing (the send finds
-    /// the session); when it failed (a fault), the late send asks again, where the others
-    /// shared the failure: the one place where a seed's trace can depend on the scheduler
-    /// (docs/reliability.md).
+    /// Turns are not time: a send whose call comes after them asks after the sign-in came
+    /// back. When it succeeded, that changes nothing (the send finds the session); when it
+    /// failed (a fault), the late send asks again, where the others shared the failure. On
+    /// the run's one thread (`RunThread`) the turns are the other tasks' jobs in the order
+    /// they were queued, so which sends come late is the same each time.
     private static func linger() async {
         for _ in 0..<10 { await Task.yield() }
     }
