@@ -138,9 +138,13 @@ public final class SimulatedDevice: @unchecked Sendable {
             return
         }
         let other = network.openLink(newLife: false)
-        async let beside = attempt { try await self.open(link: other, owner: LeaseOwner(host: "simulated-device-\(self.index)", pid: 0)) }
-        let mine = await attempt { try await self.open(link: link, owner: owner) }
-        let theirs = await beside
+        // Off the run's one thread (`RunThread`), on Swift's pool: the two opens race for
+        // real. Both must succeed, whichever gets where first, so the trace stays the same.
+        let (mine, theirs) = await withTaskExecutorPreference(globalConcurrentExecutor) {
+            async let beside = attempt { try await self.open(link: other, owner: LeaseOwner(host: "simulated-device-\(self.index)", pid: 0)) }
+            let mine = await attempt { try await self.open(link: link, owner: owner) }
+            return (mine, await beside)
+        }
         if case .success(let process) = theirs { await process.stop() }
         if case .success(let process) = mine { app = process }
         for (who, result) in [("the device's own process", mine), ("a second process", theirs)] {
