@@ -294,4 +294,17 @@ import Testing
         )
         #expect(earlier.violations == [])
     }
+
+    /// other-account-shown: the device set up by its configuration signed in by itself
+    /// inside a command (a recipe read online), between passes, so no account was recorded
+    /// as the local data's; a note written then was the configured account's, and a person
+    /// who signed in as sam next was shown it, as if written while nobody was signed in
+    /// (found by seed 3274). The first local write under an account records it.
+    @Test func aNoteWrittenAfterAnAutomaticSignInInsideACommandIsNotShownToAnotherAccount() async {
+        let verdict = await FoundTraceTests.run(
+            ["act 2 recipes save demo-dal", "act 2 notes put b 998", "sign-in 2 sam"],
+            seed: 3274
+        )
+        #expect(verdict.violations == [])
+    }
 }

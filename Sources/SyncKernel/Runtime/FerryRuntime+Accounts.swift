@@ -22,6 +22,16 @@ public enum LocalDataAccount {
     public static func current(in db: Database) throws -> String? {
         try SettingsStore.text(for: key, in: db)
     }
+
+    /// Makes the local data `account`'s when no account is recorded yet, inside a
+    /// transaction the caller opened. A pass records the signed-in account, but an
+    /// automatic sign-in can come inside a command, between passes: the first local write
+    /// made under it makes the data that account's, so that another account signing in
+    /// next forgets it rather than take it for work made while nobody was signed in.
+    static func recordIfNone(_ account: String, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO kernel_settings (key, value) VALUES (?, ?)")
+            .execute(arguments: [key, account])
+    }
 }
 
 extension FerryRuntime {
