@@ -96,7 +96,7 @@ struct SimulatedTMDB: SimulatedServer {
     }
 
     private static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let body = (try? SortedJSON.data(object, escapingSlashes: false)) ?? Data()
         return HTTPResponse(status: status, headers: ["content-type": "application/json;charset=utf-8"], body: body)
     }
 

@@ -181,7 +181,7 @@ public struct FerryConfiguration: Sendable {
         {
             parts.append(object)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])) ?? Data()
+        let data = (try? SortedJSON.data(parts)) ?? Data()
         return String(SHA256Hasher.hex(data).prefix(16))
     }
 

@@ -54,7 +54,7 @@ struct FieldMerge {
         }
         for field in fields { object.removeValue(forKey: field) }
         guard !object.isEmpty else { return nil }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try SortedJSON.data(object)
     }
 
     private static func object(_ data: Data) -> [String: Any]? {
@@ -65,10 +65,7 @@ struct FieldMerge {
     private static func canonical(_ value: Any?) -> String {
         let value = value ?? NSNull()
         guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: value,
-                options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-            )
+            let data = try? SortedJSON.data(value, escapingSlashes: false)
         else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -50,7 +50,7 @@ public struct RemoteFailure: Error, Sendable, CustomStringConvertible {
             let details = error["details"] as? [String: Any],
             let current = details["current"]
         else { return nil }
-        return try? JSONSerialization.data(withJSONObject: current, options: [.sortedKeys, .fragmentsAllowed])
+        return try? SortedJSON.data(current)
     }
 
     /// Whether the body is there but is not JSON: an answer cut short or replaced on the

@@ -52,7 +52,7 @@ public enum IDMappings {
     static func rewrite(_ payload: Data, replacing localID: String, with remoteID: String) throws -> Data {
         let object = try JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed])
         let rewritten = replace(object, localID, remoteID)
-        return try JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed])
+        return try SortedJSON.data(rewritten)
     }
 
     private static func replace(_ value: Any, _ localID: String, _ remoteID: String) -> Any {

@@ -8,7 +8,7 @@ enum JSONMergePatch {
         let base = try JSONSerialization.jsonObject(with: target, options: [.fragmentsAllowed])
         let change = try JSONSerialization.jsonObject(with: patch, options: [.fragmentsAllowed])
         let merged = merge(change, into: base)
-        return try JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys, .fragmentsAllowed])
+        return try SortedJSON.data(merged)
     }
 
     private static func merge(_ patch: Any, into target: Any) -> Any {

@@ -31,7 +31,7 @@ extension Outbox {
         in db: Database
     ) throws -> [String: [QueuedOperation]] {
         guard !entities.isEmpty else { return [:] }
-        let list = String(decoding: try JSONSerialization.data(withJSONObject: entities), as: UTF8.self)
+        let list = String(decoding: try SortedJSON.data(entities), as: UTF8.self)
         let operations = try QueuedOperation.fetchAll(
             db.cachedStatement(
                 sql: """

@@ -40,7 +40,7 @@ struct ChangesPage: Sendable {
                 if let other = entity["id"], (other as? String) != id {
                     throw unreadable("sent an upsert of \(id.prefix(64)) whose entity is another one (id \(other))")
                 }
-                return Change(id: id, entity: try JSONSerialization.data(withJSONObject: entity, options: [.sortedKeys]))
+                return Change(id: id, entity: try SortedJSON.data(entity))
             case let type:
                 throw unreadable("sent a change of type \(type.map { "\"\($0.prefix(32))\"" } ?? "none"); expected upsert or delete")
             }

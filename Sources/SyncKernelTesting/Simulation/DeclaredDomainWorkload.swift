@@ -135,7 +135,7 @@ public final class DeclaredDomainWorkload: SimulationWorkload, @unchecked Sendab
                 if change["type"] as? String == "delete" {
                     documents[id] = nil
                 } else if let entity = change["entity"] {
-                    documents[id] = Self.fields(try JSONSerialization.data(withJSONObject: entity))
+                    documents[id] = Self.fields(try SortedJSON.data(entity))
                 }
             }
             cursor = next

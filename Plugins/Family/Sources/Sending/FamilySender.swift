@@ -102,7 +102,7 @@ struct FamilySender: Sendable {
         var request = HTTPRequest(method, path)
         if let body {
             request.headers.append(("Content-Type", "application/json"))
-            request.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            request.body = try SortedJSON.data(body)
         }
         let response = try await transport.send(request)
         do {

@@ -34,7 +34,7 @@ struct MoviePatch: Sendable, Equatable {
             case .clear: object[key] = ["clear": true]
             }
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try SortedJSON.data(object)
     }
 
     /// Reads a queued payload.
@@ -65,7 +65,7 @@ struct MoviePatch: Sendable, Equatable {
             case .clear: object[key] = NSNull()
             }
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try SortedJSON.data(object)
     }
 
     /// The SQL assignments and values that apply the patch to a row.

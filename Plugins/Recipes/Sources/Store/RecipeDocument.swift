@@ -65,7 +65,7 @@ public struct RecipeDocument: Sendable {
         object["title"] = title
         self.id = id
         self.title = title
-        self.data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        self.data = try SortedJSON.data(object, escapingSlashes: false)
         self.version = nil
         self.photoSHA256 = nil
         self.photoType = nil
@@ -81,7 +81,7 @@ public struct RecipeDocument: Sendable {
         self.id = id
         let title = (object["title"] as? String) ?? ""
         self.title = title.isEmpty ? id : title
-        self.data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        self.data = try SortedJSON.data(object, escapingSlashes: false)
         self.version = (object["version"] as? NSNumber)?.intValue
         let photo = object["photo"] as? [String: Any]
         self.photoSHA256 = photo?["sha256"] as? String
