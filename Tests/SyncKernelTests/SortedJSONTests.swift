@@ -73,6 +73,24 @@ struct SortedJSONTests {
         #expect(try ours(second) == #"{"A1":1,"a2":3,"a10":2}"#)
     }
 
+    /// Keys of lower-case letters and underscores are sorted as bytes, without Foundation's
+    /// comparison: the two agree on every pair of strings of up to three such characters.
+    @Test func plainKeysOrderAsTheirBytes() {
+        let alphabet = ["a", "b", "m", "y", "z", "_"]
+        var strings = alphabet
+        for _ in 0..<2 { strings += strings.flatMap { prefix in alphabet.map { prefix + $0 } } }
+        strings = Array(Set(strings))
+        #expect(strings.allSatisfy(SortedKeyOrder.isPlain))
+        var disagreements: [String] = []
+        for a in strings {
+            for b in strings where SortedKeyOrder.precedes(a, b) != (a < b) {
+                disagreements.append("\(a) \(b)")
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
+        #expect(!SortedKeyOrder.isPlain("a10") && !SortedKeyOrder.isPlain("Title") && !SortedKeyOrder.isPlain(""))
+    }
+
     private func randomJSON(_ random: inout SeededRandom, depth: Int) -> String {
         let keys = ["id", "title", "Title", "_rev", "a2", "a10", "year", "é", "rating", "x/y", "tags", "z"]
         let strings = ["", "plain", "with \"quotes\"", "back\\slash", "a/b", "tab\there", "ünï", "🎬", "\u{1}\u{1f}"]

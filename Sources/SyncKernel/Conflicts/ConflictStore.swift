@@ -24,7 +24,7 @@ public enum ConflictStore {
     /// Conflicts, newest first, at most 500; `openOnly` keeps those that wait for a person.
     public static func list(openOnly: Bool, in db: Database) throws -> [ConflictReport] {
         let filter = openOnly ? "WHERE outcome = 'open'" : ""
-        return try Row.fetchAll(db, sql: "SELECT * FROM kernel_conflicts \(filter) ORDER BY created_at DESC LIMIT 500")
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM kernel_conflicts \(filter) ORDER BY created_at DESC LIMIT 500"))
             .map(ConflictReport.init(row:))
     }
 

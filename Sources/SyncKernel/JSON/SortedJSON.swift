@@ -28,9 +28,15 @@ public enum SortedJSON {
         }
 
         mutating func write(_ value: Any) throws {
+            // What a parse of JSON holds is told apart by its exact type, which costs
+            // next to nothing; anything else goes through the casts below.
             let type = Swift.type(of: value)
-            if let string = value as? String {
-                writeString(string)
+            if type == String.self {
+                writeString(value as! String)
+            } else if type == [String: Any].self {
+                try writeObject(value as! [String: Any])
+            } else if type == Self.numberType || type == Self.booleanType {
+                try writeNumber(value as! NSNumber)
             } else if type == Int.self {
                 bytes.append(contentsOf: String(value as! Int).utf8)
             } else if type == Bool.self {
@@ -39,24 +45,45 @@ public enum SortedJSON {
                 var text = (value as! Double).description
                 if text.hasSuffix(".0") { text.removeLast(2) }
                 bytes.append(contentsOf: text.utf8)
+            } else if type == [Any].self {
+                try writeArray(value as! [Any])
+            } else if value is NSNull {
+                bytes.append(contentsOf: "null".utf8)
+            } else if let string = value as? String {
+                writeString(string)
             } else if let object = value as? [String: Any] {
                 try writeObject(object)
             } else if let array = value as? [Any] {
                 try writeArray(array)
-            } else if value is NSNull {
-                bytes.append(contentsOf: "null".utf8)
-            } else if let number = value as? NSNumber, let text = Self.wholeOrBoolean(number) {
+            } else if let number = value as? NSNumber {
+                try writeNumber(number)
+            } else {
+                try writeThroughFoundation(value)
+            }
+        }
+
+        private static let numberType = Swift.type(of: NSNumber(value: 1))
+        private static let booleanType = Swift.type(of: NSNumber(value: true))
+
+        private mutating func writeNumber(_ number: NSNumber) throws {
+            if let text = Self.wholeOrBoolean(number) {
                 bytes.append(contentsOf: text.utf8)
             } else {
-                var options: JSONSerialization.WritingOptions = [.fragmentsAllowed]
-                if !escapingSlashes { options.insert(.withoutEscapingSlashes) }
-                bytes.append(contentsOf: try JSONSerialization.data(withJSONObject: value, options: options))
+                try writeThroughFoundation(number)
             }
+        }
+
+        /// A value written by Foundation alone: a floating-point or decimal number, or
+        /// something JSON cannot hold, which Foundation refuses.
+        private mutating func writeThroughFoundation(_ value: Any) throws {
+            var options: JSONSerialization.WritingOptions = [.fragmentsAllowed]
+            if !escapingSlashes { options.insert(.withoutEscapingSlashes) }
+            bytes.append(contentsOf: try JSONSerialization.data(withJSONObject: value, options: options))
         }
 
         /// A boolean or a whole number as Foundation writes it; nil for any other number.
         private static func wholeOrBoolean(_ number: NSNumber) -> String? {
-            if Swift.type(of: number) == Swift.type(of: NSNumber(value: true)) {
+            if Swift.type(of: number) == booleanType {
                 return number.boolValue ? "true" : "false"
             }
             switch number.objCType.pointee {
@@ -93,25 +120,36 @@ public enum SortedJSON {
 
         private mutating func writeString(_ string: String) {
             bytes.append(UInt8(ascii: "\""))
-            for byte in string.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
-                case UInt8(ascii: "/") where escapingSlashes: bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
-                case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x00..<0x20:
-                    // Foundation writes the other control characters as \u00XX, in lower case.
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-                default: bytes.append(byte)
-                }
+            let utf8 = string.utf8
+            if !utf8.contains(where: needsEscape) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 { appendEscaped(byte) }
             }
             bytes.append(UInt8(ascii: "\""))
+        }
+
+        private func needsEscape(_ byte: UInt8) -> Bool {
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (byte == UInt8(ascii: "/") && escapingSlashes)
+        }
+
+        private mutating func appendEscaped(_ byte: UInt8) {
+            guard needsEscape(byte) else { return bytes.append(byte) }
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x00..<0x20:
+                // Foundation writes the other control characters as \u00XX, in lower case.
+                bytes.append(contentsOf: "u00".utf8)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
         }
 
         private static let hexDigits = Array("0123456789abcdef".utf8)
