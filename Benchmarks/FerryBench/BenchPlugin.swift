@@ -8,9 +8,11 @@ import Synchronization
 ///
 /// With `network: true` a `put` is `PUT /v1/recipes/{entity}` on FerryServer; otherwise
 /// `send` only counts, so the engine's own cost (choose, lease, acknowledge) is measured.
+/// With `pull: true` its pull follows FerryServer's recipes feed into `bench_entities`.
 struct BenchPlugin: SyncPlugin {
     struct Settings: Codable, Sendable {
         var network: Bool?
+        var pull: Bool?
     }
 
     static let name = "bench"
@@ -27,9 +29,11 @@ struct BenchPlugin: SyncPlugin {
     ]
 
     let network: Bool
+    let pulls: Bool
 
     init(settings: Settings, context: PluginContext) {
         network = settings.network ?? false
+        pulls = settings.pull ?? false
     }
 
     struct Body: Codable { var title: String }
@@ -46,6 +50,20 @@ struct BenchPlugin: SyncPlugin {
             )
         )
         return .delivered
+    }
+
+    /// Each recipe as a plugin would keep it: its title, from the entity the kernel hands over.
+    func pull(_ context: PluginContext) async throws -> PullSummary {
+        guard pulls else { return PullSummary() }
+        return try await context.follow("/v1/recipes/changes", pageSize: 1000) { change, db in
+            guard !change.isDeletion else {
+                try db.cachedStatement(sql: "DELETE FROM bench_entities WHERE id = ?").execute(arguments: [change.id])
+                return .deleted
+            }
+            let recipe = try change.decode(Body.self)
+            try Self.upsert(id: change.id, value: recipe.title, now: 0, in: db)
+            return .upserted
+        }
     }
 
     /// The local write a plugin does with its operation: an upsert with a cached statement.

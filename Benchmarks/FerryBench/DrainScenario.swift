@@ -29,7 +29,7 @@ struct DrainScenario {
         let server = try await FerryServer.start(Self.serverConfiguration(port: 0, postgres: postgres))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
-            let token = try await login(client, base: server.baseURL)
+            let token = try await Self.login(client, base: server.baseURL)
             let plain = PlainLoop(client: client, base: server.baseURL, token: token)
             let target = (url: server.baseURL, token: token)
 
@@ -264,7 +264,7 @@ struct DrainScenario {
         return Double(sent) / elapsed.seconds
     }
 
-    private func login(_ client: HTTPClient, base: String) async throws -> String {
+    static func login(_ client: HTTPClient, base: String) async throws -> String {
         var request = HTTPClientRequest(url: base + "/v1/auth/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -282,7 +282,9 @@ struct PlainLoop {
     let base: String
     let token: String
 
-    private func send(_ method: HTTPMethod, _ path: String, body: String?, key: String?) async throws {
+    /// Sends one request and returns its answer's body; throws for any status but 2xx.
+    @discardableResult
+    func send(_ method: HTTPMethod, _ path: String, body: String?, key: String?) async throws -> Data {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -292,10 +294,11 @@ struct PlainLoop {
             request.body = .bytes(ByteBuffer(string: body))
         }
         let response = try await client.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 16 << 20)
+        let answer = try await response.body.collect(upTo: 16 << 20)
         guard (200..<300).contains(response.status.code) else {
             throw BenchError("\(method) \(path) answered \(response.status.code)")
         }
+        return Data(buffer: answer)
     }
 
     /// `GET /v1/health` requests a second, `loops` loops at once (AsyncHTTPClient keeps up

@@ -30,6 +30,7 @@ struct Harness {
         concurrency: Int = 8,
         batchSize: Int = 100,
         network: Bool = false,
+        pull: Bool = false,
         token: String? = nil,
         probe: Bool = false
     ) async throws -> FerryRuntime {
@@ -43,6 +44,7 @@ struct Harness {
             plugins:
               bench:
                 network: \(network)
+                pull: \(pull)
             """
         let configuration = try FerryConfiguration.parse(yaml, file: "bench.yaml")
         var options = FerryRuntime.Options()

@@ -7,7 +7,7 @@ import GRDBSQLite
 ///
 ///     swift run -c release ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only a,b] [--out DIR]
 ///
-/// Scenarios: local, bursts, writers, drain, reads (with the memory tier and a watch), growth,
+/// Scenarios: local, bursts, writers, drain, pull, reads (with the memory tier and a watch), growth,
 /// coalescing, recipes, startup, soak.
 struct Options {
     var smoke = false
@@ -40,7 +40,7 @@ struct Options {
                 out = value
             case "-h", "--help":
                 print(
-                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,reads,growth,coalescing,recipes,startup,soak] [--out DIR]"
+                    "usage: ferry-bench [--smoke] [--sizes 1000,100000,1000000] [--only local,bursts,writers,drain,pull,reads,growth,coalescing,recipes,startup,soak] [--out DIR]"
                 )
                 exit(0)
             default:
@@ -115,6 +115,10 @@ do {
             scenario.postgres = try PostgresLocation(url: url)
             for count in counts { try await scenario.run(count: count) }
         }
+    }
+    if options.wants("pull") {
+        let scenario = PullScenario(harness: harness, report: report, smoke: smoke)
+        try await scenario.run(count: smoke ? 40 : 10_000)
     }
     if options.wants("reads") {
         try await ReadsScenario(harness: harness, report: report, smoke: smoke).run()
