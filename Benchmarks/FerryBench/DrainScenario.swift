@@ -26,12 +26,8 @@ struct DrainScenario {
 
     func run(count requested: Int) async throws {
         let count = smoke ? 40 : min(requested, Self.most)
-        let server = try await FerryServer.start(Self.serverConfiguration(port: 0, postgres: postgres))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            let token = try await Self.login(client, base: server.baseURL)
-            let plain = PlainLoop(client: client, base: server.baseURL, token: token)
-            let target = (url: server.baseURL, token: token)
+        try await Self.withServer(postgres: postgres) { plain in
+            let target = (url: plain.base, token: plain.token)
 
             // Warm up the connection pool and the server's code paths, outside the timings.
             _ = try await plain.health(20)
@@ -197,6 +193,20 @@ struct DrainScenario {
                     met: judged ? healthAtOnce >= 10_000 : nil
                 )
             )
+        }
+    }
+
+    /// Runs `body` with a plain loop signed in as the demo user to a fresh FerryServer on
+    /// loopback; the client and the server are stopped after it, whatever it did.
+    static func withServer(
+        postgres: PostgresLocation? = nil,
+        _ body: (PlainLoop) async throws -> Void
+    ) async throws {
+        let server = try await FerryServer.start(serverConfiguration(port: 0, postgres: postgres))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let token = try await login(client, base: server.baseURL)
+            try await body(PlainLoop(client: client, base: server.baseURL, token: token))
         } catch {
             try? await client.shutdown()
             await server.stop()
@@ -264,7 +274,7 @@ struct DrainScenario {
         return Double(sent) / elapsed.seconds
     }
 
-    static func login(_ client: HTTPClient, base: String) async throws -> String {
+    private static func login(_ client: HTTPClient, base: String) async throws -> String {
         var request = HTTPClientRequest(url: base + "/v1/auth/login")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

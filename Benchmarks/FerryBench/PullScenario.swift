@@ -1,7 +1,4 @@
-import AsyncHTTPClient
-import FerryServer
 import Foundation
-import NIOCore
 import SyncKernel
 
 /// Scenario: a device's first pull of a feed of `count` recipes from FerryServer on loopback.
@@ -21,11 +18,7 @@ struct PullScenario {
 
     func run(count requested: Int) async throws {
         let count = smoke ? 40 : requested
-        let server = try await FerryServer.start(DrainScenario.serverConfiguration(port: 0))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            let token = try await DrainScenario.login(client, base: server.baseURL)
-            let plain = PlainLoop(client: client, base: server.baseURL, token: token)
+        try await DrainScenario.withServer { plain in
             _ = try await plain.batched(count, size: 100, prefix: "pull")
             let onServer = try await plain.pages("/v1/recipes/changes", limit: Self.pageSize)
             guard onServer >= count else { throw BenchError("the server's feed holds \(onServer) recipes, not \(count)") }
@@ -39,10 +32,10 @@ struct PullScenario {
                 )
                 let runtime = try await harness.runtime(
                     in: harness.folder("pull-\(round)"),
-                    server: server.baseURL,
+                    server: plain.base,
                     network: true,
                     pull: true,
-                    token: token
+                    token: plain.token
                 )
                 var summary = PullSummary()
                 let elapsed = try await measure { summary = try await runtime.pull(BenchPlugin.name) }
@@ -66,13 +59,7 @@ struct PullScenario {
                     baselineName: "plain page loop, parsed, nothing stored"
                 )
             )
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
         }
-        try await client.shutdown()
-        await server.stop()
     }
 }
 
