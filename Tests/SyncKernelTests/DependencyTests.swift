@@ -80,4 +80,27 @@ struct DependencyTests {
             #expect(server.pings.isEmpty)
         }
     }
+
+    /// A parent delivered while its child was being sent beside it (the remote named it)
+    /// lets the child go again at once; a plugin that then sends it to wait for the same
+    /// entity again ends it a dead letter rather than turn the pass into a loop. Here the
+    /// link's payload still names `local-1` after the remote named it, so the plugin asks to
+    /// wait each time.
+    @Test(.timeLimit(.minutes(1))) func aChildOfAParentTheRemoteNamedGoesAgainOnceThenCannotWaitForItAgain() async throws {
+        try await TestPluginServer.with { server, url in
+            let test = try await TestRuntime.make(server: url, yaml: Self.yaml)
+            try await test.runtime.commit { db, queue in
+                try db.execute(
+                    sql: "INSERT INTO kernel_id_mappings (plugin, local_id, remote_id, created_at) VALUES ('items', 'local-1', 'r1', 0)"
+                )
+                queue.enqueue(try NewOperation(plugin: "items", kind: "link", entity: "L", payload: ["target": "local-1"]))
+            }
+            let pass = try await test.runOnce()
+            #expect(pass.deadLettered == 1)
+            let dead = try #require(try await link(test))
+            #expect(dead.state == .dead && dead.attempts == 0)
+            #expect(dead.lastError?.contains("local-1 has nothing left to send") == true, "\(dead.lastError ?? "")")
+            #expect(server.pings.isEmpty)
+        }
+    }
 }

@@ -415,10 +415,14 @@ extension SyncEngine {
             // in line there, and what queues behind it goes after it.
             let waitsForItself = entity == operation.entity
             let parked = try await writeEvenIfCancelled { db -> Bool in
-                guard !waitsForItself, try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db)
-                else { return false }
-                try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, in: db)
-                return true
+                guard !waitsForItself else { return false }
+                if try OutboxQueries.hasOperations(plugin: operation.plugin, entity: entity, in: db)
+                    || Self.reachedRemoteMeanwhile(entity, waiting: operation, in: db)
+                {
+                    try OutboxQueries.wait(operation.sequence, for: entity, reason: reason, in: db)
+                    return true
+                }
+                return false
             }
             if !parked {
                 let gone =
@@ -449,6 +453,18 @@ extension SyncEngine {
 
     /// The remote answered a request: connectivity is proven without a probe, and the next
     /// request that gets no answer goes again at once.
+    /// Whether `entity`, which `waiting` was to wait for and which has nothing left to send,
+    /// left the outbox by reaching the remote (it has the remote's id) while `waiting` was
+    /// being sent beside it: with several deliveries at once, the plugin can look while the
+    /// entity's last send is in flight and answer `waitsFor` after it was delivered. Then
+    /// `waiting` goes again at once, rather than end a dead letter that says the entity was
+    /// discarded. Once only: an operation that already waited for it and is sent to wait
+    /// again can never go.
+    static func reachedRemoteMeanwhile(_ entity: String, waiting: QueuedOperation, in db: Database) throws -> Bool {
+        guard waiting.dependsOn != entity else { return false }
+        return try IDMappings.remoteID(plugin: waiting.plugin, localID: entity, in: db) != nil
+    }
+
     func answered() async {
         unanswered = 0
         await runtime.connectivity.reportReachable()

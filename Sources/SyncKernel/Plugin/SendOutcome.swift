@@ -37,8 +37,10 @@ public enum SendOutcome: Sendable {
     /// The operation refers to another entity of the same plugin that has not reached the
     /// remote yet (a vote on a round created offline). It waits, spending no attempt, until
     /// that entity's operations have left the outbox (its local id remapped in this
-    /// operation's payload), then goes. If that entity has nothing left to send (it was
-    /// discarded), this becomes a dead letter that says so.
+    /// operation's payload), then goes. If that entity has nothing left to send because it
+    /// reached the remote meanwhile (a send beside this one delivered it, and the remote
+    /// named it), this goes again at once; if it was discarded, this becomes a dead letter
+    /// that says so.
     case waitsFor(entity: String, reason: String)
     /// Only a person can take it further (a title with several matches, an entity that
     /// never reached the remote): a dead letter with the reason. `apply` records what the
