@@ -451,8 +451,6 @@ extension SyncEngine {
         }
     }
 
-    /// The remote answered a request: connectivity is proven without a probe, and the next
-    /// request that gets no answer goes again at once.
     /// Whether `entity`, which `waiting` was to wait for and which has nothing left to send,
     /// left the outbox by reaching the remote (it has the remote's id) while `waiting` was
     /// being sent beside it: with several deliveries at once, the plugin can look while the
@@ -465,6 +463,8 @@ extension SyncEngine {
         return try IDMappings.remoteID(plugin: waiting.plugin, localID: entity, in: db) != nil
     }
 
+    /// The remote answered a request: connectivity is proven without a probe, and the next
+    /// request that gets no answer goes again at once.
     func answered() async {
         unanswered = 0
         await runtime.connectivity.reportReachable()
