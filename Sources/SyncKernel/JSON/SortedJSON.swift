@@ -2,16 +2,19 @@ import Foundation
 
 /// JSON text with sorted keys, byte for byte what `JSONSerialization.data(withJSONObject:
 /// options: [.sortedKeys, .fragmentsAllowed])` writes (with `.withoutEscapingSlashes` when
-/// `escapingSlashes` is false), written 20 to 60 times faster.
+/// `escapingSlashes` is false), about twenty times faster.
 ///
-/// Foundation's writer on Linux costs 60-140 µs for an entity of a dozen fields, most of it
-/// casting each value and sorting the keys with a locale-aware comparison; a pull writes
-/// every entity of its pages again, so that was most of a page's cost. Here strings, whole
-/// numbers, booleans, null, arrays and objects are written directly; any other value (a
-/// floating-point number that is not a Swift `Double`, a decimal, something JSON cannot
-/// hold) is handed to Foundation alone, so it is written or refused exactly as before. Keys
-/// are put in Foundation's order, computed once per set of keys (`SortedKeyOrder`).
+/// Foundation's writer on Linux costs over 100 µs for an entity of a dozen fields, most of
+/// it casting each value and sorting the keys with a locale-aware comparison; a pull hands
+/// every entity of its pages to its plugin in this form, so that was most of a page's
+/// cost (docs/performance.md, round 14). Here strings, whole numbers, booleans, null,
+/// arrays and objects are written directly; any other value (a floating-point number that
+/// is not a Swift `Double`, a decimal, something JSON cannot hold) is handed to Foundation
+/// alone, so it is written or refused exactly as before. Keys are put in Foundation's
+/// order (`SortedKeyOrder`).
 public enum SortedJSON {
+    /// `value` as JSON text with its objects' keys sorted; throws what Foundation throws for
+    /// a value JSON cannot hold.
     public static func data(_ value: Any, escapingSlashes: Bool = true) throws -> Data {
         var writer = Writer(escapingSlashes: escapingSlashes)
         try writer.write(value)
