@@ -402,20 +402,36 @@ struct SimulationRun {
         return false
     }
 
-    /// Whether every queue is empty but for dead letters, which only a person changes.
+    /// Whether every queue is empty but for dead letters and what waits behind them on
+    /// their entities, which only a person changes.
     private func nothingLeftToSend() async throws -> Bool {
-        for device in world.devices where try await device.operations().contains(where: { $0.state != .dead }) {
-            return false
+        for device in world.devices {
+            let operations = try await device.operations()
+            if operations.contains(where: { $0.state != .dead && !Self.isBehind($0, anyOf: operations.filter { $0.state == .dead }) }) {
+                return false
+            }
         }
         return true
     }
 
-    /// Names what is left in each queue.
+    /// Whether `operation` is queued after one of `dead` on its own entity: a dead letter
+    /// blocks its entity until a person retries or discards it (`ferry status` says
+    /// "blocked behind operation …").
+    static func isBehind(_ operation: QueuedOperation, anyOf dead: [QueuedOperation]) -> Bool {
+        dead.contains { $0.plugin == operation.plugin && $0.entity == operation.entity && $0.sequence < operation.sequence }
+    }
+
+    /// Names what is left in each queue: a dead letter its workload says only a person can
+    /// take further is no violation, nor what waits behind it on its entity.
     private mutating func reportQueues() async throws {
         for device in world.devices {
-            for operation in try await device.operations() {
+            let operations = try await device.operations()
+            let forAPerson = operations.filter { operation in
+                operation.state == .dead && workloads.contains(where: { $0.name == operation.plugin && $0.needsPerson(operation) })
+            }
+            for operation in operations {
                 let state = operation.state
-                if state == .dead, workloads.contains(where: { $0.name == operation.plugin && $0.needsPerson(operation) }) {
+                if state == .dead ? forAPerson.contains(where: { $0.sequence == operation.sequence }) : Self.isBehind(operation, anyOf: forAPerson) {
                     continue
                 }
                 let invariant = state == .dead ? "needs-person" : "not-drained"
